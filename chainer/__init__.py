@@ -1,0 +1,122 @@
+"""chainer-ng: Chainer, the define-by-run deep-learning framework, rebuilt
+for modern Python, NumPy 2 and CuPy."""
+
+import warnings as _warnings
+
+import numpy
+
+from chainer import _defaults
+from chainer.configuration import config, global_config, using_config  # NOQA
+
+_defaults.set_defaults()
+
+from chainer import backend  # NOQA
+from chainer import backends  # NOQA
+from chainer.backend import get_device, using_device  # NOQA
+from chainer.backends.cuda import (should_use_cudnn,  # NOQA
+                                   should_use_cudnn_tensor_core)
+from chainer.variable import (Parameter, Variable, as_array,  # NOQA
+                              as_variable)
+from chainer import variable  # NOQA
+from chainer.function_node import FunctionNode, grad  # NOQA
+from chainer._backprop import backward  # NOQA
+from chainer.function import (Function, FunctionAdapter,  # NOQA
+                              force_backprop_mode, no_backprop_mode)
+from chainer.function_hook import FunctionHook, get_function_hooks  # NOQA
+from chainer import utils  # NOQA
+from chainer import functions  # NOQA
+from chainer import initializers  # NOQA
+
+from chainer._defaults import mixed16  # NOQA
+
+__version__ = '7.8.1'
+
+cuda = backends.cuda
+_sys_modules = __import__('sys').modules
+_sys_modules.setdefault('chainer.cuda', cuda)
+
+
+class _FallbackType:
+
+    def __repr__(self):
+        return 'Fallback'
+
+
+Fallback = _FallbackType()
+disable_experimental_feature_warning = False
+
+
+def get_array_types():
+    """The supported array types (numpy.ndarray, and cupy.ndarray when
+    CuPy is available)."""
+    return backend._get_array_types()
+
+
+def get_cpu_array_types():
+    return (numpy.ndarray,)
+
+
+def is_arrays_compatible(arrays):
+    """Whether the arrays can be mixed (all on the CPU, or all CuPy)."""
+    arrays = [a for a in arrays if a is not None]
+    if not arrays:
+        return True
+    if isinstance(arrays[0], numpy.ndarray):
+        return all(isinstance(a, numpy.ndarray) for a in arrays)
+    return all(backend.is_gpu_array(a) for a in arrays)
+
+
+def is_debug():
+    """Whether debug mode (``config.debug``) is on."""
+    return bool(config.debug)
+
+
+def set_debug(debug):
+    """Sets ``config.debug``."""
+    config.debug = debug
+
+
+class DebugMode:
+    """Deprecated: use ``chainer.using_config('debug', ...)``."""
+
+    def __init__(self, debug):
+        _warnings.warn('chainer.DebugMode is deprecated. Use '
+                       "chainer.using_config('debug', ...) instead.",
+                       DeprecationWarning)
+        self._using = using_config('debug', debug)
+
+    def __enter__(self):
+        self._using.__enter__()
+
+    def __exit__(self, *args):
+        self._using.__exit__(*args)
+
+
+def get_dtype(dtype=None, map_mixed16=None):
+    """The default dtype (``config.dtype``), float16 for mixed16 unless
+    ``map_mixed16`` says otherwise."""
+    if dtype is None:
+        dtype = config.dtype
+    if dtype is mixed16:
+        return numpy.dtype(numpy.float16 if map_mixed16 is None
+                           else map_mixed16)
+    return numpy.dtype(dtype)
+
+
+def get_compute_mode():
+    return config.compute_mode
+
+
+def print_runtime_info(out=None):
+    """Prints the versions of chainer-ng, NumPy and CuPy."""
+    import platform
+    import sys
+    out = out or sys.stdout
+    out.write('Platform: {}\n'.format(platform.platform()))
+    out.write('Chainer: {}\n'.format(__version__))
+    out.write('NumPy: {}\n'.format(numpy.__version__))
+    if cuda.available:
+        out.write('CuPy: {}\n'.format(cuda.cupy.__version__))
+    else:
+        out.write('CuPy: Not Available\n')
+    out.write('iDeep: Not Available\n')

@@ -1,0 +1,376 @@
+"""The backward engine.
+
+Functions are visited from the highest rank down (a heap), so the gradient
+of every variable is complete before the function that made it runs.
+Gradients meeting at one node are collected and summed once, when consumed.
+Gradients of intermediate variables are dropped as soon as consumed (unless
+``retain_grad``); leaf gradients are added to what the leaf already has.
+Gradients that come back in a broadcast shape (or another dtype) are reduced
+here, once, so no op has to ``sum_to`` for broadcasting.
+"""
+
+import heapq
+import itertools
+import warnings
+
+import numpy
+
+import chainer
+from chainer import backend
+from chainer.configuration import _local_store, using_config
+from chainer.variable import Variable, _new_variable
+
+
+def _sum(gs):
+    """Sums a list of gradient Variables in one op."""
+    if len(gs) == 1:
+        return gs[0]
+    from chainer.functions.math.basic_math import add
+    return add(*gs)
+
+
+def _fit(func, index, node, gx):
+    """Brings gx to the input's shape and dtype (broadcast reduction)."""
+    if not isinstance(gx, Variable):
+        if not isinstance(gx, backend._get_array_types()):
+            raise TypeError(
+                '{}.backward returned a {} as the gradient of input {}; '
+                'expected a Variable or None'.format(
+                    func.label, type(gx).__name__, index))
+        gx = _new_variable(gx)
+    data = gx._data
+    shape = node.shape
+    if data.shape != shape:
+        from chainer.functions.array.sum import sum_to
+        try:
+            gx = sum_to(gx, shape)
+        except ValueError:
+            raise ValueError(
+                '{}.backward returned a gradient of shape {} for input {} of '
+                'shape {}'.format(func.label, data.shape, index,
+                                  shape)) from None
+    if data.dtype != node.dtype:
+        gx = chainer.functions.cast(gx, node.dtype)
+    return gx
+
+
+def _add_to(table, node, gx):
+    cur = table.get(node)
+    if cur is None:
+        table[node] = gx
+    elif type(cur) is list:
+        cur.append(gx)
+    else:
+        table[node] = [cur, gx]
+
+
+def _run(roots, retain_grad, loss_scale, retain_graph, needed=None,
+         sinks=None):
+    """Runs backprop from ``roots`` (a list of (node, grad Variable)).
+
+    Returns the table of the gradients that reached leaf nodes (and the
+    ``sinks``, where propagation stops), lists not yet summed.
+    """
+    grads = {}
+    leaves = {}
+    heap = []
+    seen = set()
+    counter = itertools.count()
+    store = _local_store
+    for node, g in roots:
+        _add_to(grads, node, g)
+        func = node._creator_node
+        if func is not None and func not in seen:
+            seen.add(func)
+            heapq.heappush(heap, (-func.rank, next(counter), func))
+
+    while heap:
+        func = heapq.heappop(heap)[2]
+        inputs = func.inputs
+        if inputs is None:
+            raise RuntimeError(
+                'backward: {} was unchained (FunctionNode.unchain) and '
+                'cannot be backpropagated through'.format(func.label))
+
+        gys = []
+        for ref in func.outputs:
+            y = ref()
+            g = None if y is None else grads.pop(y, None)
+            if type(g) is list:
+                g = _sum(g)
+            if g is not None and retain_grad:
+                y._grad_var = g
+            gys.append(g)
+
+        if needed is None:
+            target = tuple([i for i, x in enumerate(inputs)
+                            if x.requires_grad])
+        else:
+            target = tuple([i for i, x in enumerate(inputs)
+                            if x.requires_grad and x in needed])
+        if not target or all(g is None for g in gys):
+            continue
+        gys = tuple(gys)
+
+        hooks = store._function_hooks
+        local_hooks = func._local_function_hooks
+        if hooks or local_hooks:
+            from chainer.function_node import _merged_hooks
+            hooks = _merged_hooks(hooks, local_hooks)
+            in_data = _in_data(func)
+            out_grad = tuple(None if g is None else g._data for g in gys)
+            for hook in hooks:
+                hook.backward_preprocess(func, in_data, out_grad)
+
+        if type(func).backward_accumulate is \
+                chainer.FunctionNode.backward_accumulate:
+            gxs = func.backward(target, gys)
+            n = len(gxs)
+            if n != len(target):
+                if n != len(inputs):
+                    raise ValueError(
+                        '{}.backward returned {} gradients; expected {} (one '
+                        'per input) or {} (one per target index)'.format(
+                            func.label, n, len(inputs), len(target)))
+                gxs = [gxs[i] for i in target]
+        else:
+            g_inputs = tuple([_take(grads, leaves, inputs[i], sinks)
+                              for i in target])
+            gxs = func.backward_accumulate(target, gys, g_inputs)
+
+        if hooks or local_hooks:
+            for hook in hooks:
+                hook.backward_postprocess(func, in_data, out_grad)
+        if not retain_graph:
+            func._release()
+        if store.debug:
+            func._check_nan(gxs, 'backward')
+
+        for i, gx in zip(target, gxs):
+            if gx is None:
+                continue
+            x = inputs[i]
+            if not isinstance(gx, Variable) or \
+                    gx._data.shape != x.shape or gx._data.dtype != x.dtype:
+                gx = _fit(func, i, x, gx)
+            creator = x._creator_node
+            if creator is None or (sinks is not None and x in sinks):
+                _add_to(leaves, x, gx)
+                continue
+            _add_to(grads, x, gx)
+            if creator not in seen:
+                seen.add(creator)
+                heapq.heappush(heap, (-creator.rank, next(counter), creator))
+    return leaves
+
+
+def _take(grads, leaves, node, sinks):
+    table = leaves if (node._creator_node is None or
+                       (sinks is not None and node in sinks)) else grads
+    g = table.pop(node, None)
+    if type(g) is list:
+        g = _sum(g)
+    return g
+
+
+def _in_data(func):
+    data = func._retained_in_data
+    if data is None or type(data) is not tuple:
+        return tuple(None for _ in func.inputs)
+    out = [None] * len(func.inputs)
+    for i, d in zip(func._input_indexes_to_retain, data):
+        out[i] = d
+    return tuple(out)
+
+
+def _seed(var, loss_scale, caller):
+    """The initial error of an output: its grad, or ones for one element."""
+    data = var._data
+    gv = var.grad_var
+    if gv is not None:
+        return gv
+    if data.size != 1:
+        raise ValueError(
+            '{}: the output has shape {} (more than one element), so the '
+            'initial error must be given: set y.grad to an array of that '
+            'shape (e.g. ones) before calling backward, or reduce the output '
+            'to a scalar (e.g. F.sum(y))'.format(caller, data.shape))
+    if data.ndim != 0:
+        warnings.warn(
+            'Treating a variable with only one element as a scalar in '
+            'Variable.backward is deprecated. A scalar variable must be a '
+            '0-dimensional array. Apply chainer.functions.squeeze to obtain '
+            'a scalar variable. If the size of this variable accidentally '
+            'becomes one, set zero to grad.', DeprecationWarning)
+    xp = var.xp
+    if xp is numpy:
+        g = numpy.ones_like(data)
+    else:
+        with chainer.using_device(var.device):
+            g = xp.ones_like(data)
+    if loss_scale is not None:
+        g *= loss_scale
+    return _new_variable(g)
+
+
+def _store_leaf_grads(leaves, loss_scale):
+    for node, gs in leaves.items():
+        old = node._grad_var
+        if type(gs) is not list:
+            gs = [gs]
+        if old is not None:
+            gs.insert(0, old)
+        node._grad_var = _sum(gs)
+        if loss_scale is not None:
+            node._loss_scale = loss_scale
+
+
+def backward_from_variable(var, retain_grad, enable_double_backprop,
+                           loss_scale, retain_graph=True):
+    """Variable.backward: backprop from one output."""
+    node = var._node
+    if node is None or node._creator_node is None:
+        return
+    if var._data is None:
+        raise RuntimeError('backward: the variable has no data')
+    with using_config('enable_backprop', enable_double_backprop):
+        seed = _seed(var, loss_scale, 'Variable.backward')
+        leaves = _run([(node, seed)], retain_grad, loss_scale, retain_graph)
+        if retain_grad:
+            node._grad_var = seed
+        else:
+            node._grad_var = None
+        _store_leaf_grads(leaves, loss_scale)
+
+
+def backward(outputs, grad_outputs=None, **kwargs):
+    """Runs backprop from several outputs at once.
+
+    Args:
+        outputs (tuple or list of Variable): The outputs.
+        grad_outputs (tuple or list): Their initial errors (Variables or
+            arrays, or None to use each output's ``grad``).
+        enable_double_backprop (bool): Record the backward graph.
+    """
+    enable_double_backprop = kwargs.pop('enable_double_backprop', False)
+    if 'retain_grad' in kwargs:
+        raise ValueError('chainer.backward: retain_grad is not supported; '
+                         'use Variable.backward(retain_grad=True)')
+    if 'loss_scale' in kwargs:
+        raise ValueError('chainer.backward: loss_scale is not supported; '
+                         'use Variable.backward(loss_scale=...)')
+    if kwargs:
+        raise TypeError('chainer.backward got unexpected keyword '
+                        'argument(s): {}'.format(', '.join(sorted(kwargs))))
+    if not isinstance(outputs, (tuple, list)):
+        raise TypeError('chainer.backward: outputs must be a tuple or a '
+                        'list, not {}'.format(type(outputs).__name__))
+    if grad_outputs is None:
+        grad_outputs = [None] * len(outputs)
+    elif len(grad_outputs) != len(outputs):
+        raise ValueError(
+            'chainer.backward: outputs and grad_outputs must have the same '
+            'length ({} != {})'.format(len(outputs), len(grad_outputs)))
+    with using_config('enable_backprop', enable_double_backprop):
+        roots = []
+        for y, gy in zip(outputs, grad_outputs):
+            if not isinstance(y, Variable):
+                raise TypeError('chainer.backward: each output must be a '
+                                'Variable, got {}'.format(type(y).__name__))
+            if gy is None:
+                if y.grad_var is None:
+                    warnings.warn(
+                        'chainer.backward: an output has no grad and no '
+                        'grad_output was given; it is skipped',
+                        RuntimeWarning)
+                    continue
+                gy = y.grad_var
+            elif not isinstance(gy, Variable):
+                gy = _new_variable(gy)
+            if y._node is None or y._node._creator_node is None:
+                continue
+            roots.append((y._node, gy))
+        if not roots:
+            return
+        leaves = _run(roots, False, None, True)
+        for node, _ in roots:
+            node._grad_var = None
+        _store_leaf_grads(leaves, None)
+
+
+def _needed_nodes(outputs, inputs):
+    """The nodes on some path from an output back to an input."""
+    targets = set(x._node for x in inputs)
+    needed = set()
+    visited = set()
+    # Iterative post-order walk over the functions.
+    stack = [(y.node, False) for y in outputs]
+    while stack:
+        node, done = stack.pop()
+        if done:
+            func = node._creator_node
+            if node in targets or (func is not None and func.inputs and any(
+                    x in needed for x in func.inputs)):
+                needed.add(node)
+            continue
+        if node in visited:
+            continue
+        visited.add(node)
+        stack.append((node, True))
+        func = node._creator_node
+        if func is not None and func.inputs and node not in targets:
+            for x in func.inputs:
+                if x not in visited:
+                    stack.append((x, False))
+    return needed
+
+
+def grad(outputs, inputs, grad_outputs, grad_inputs, set_grad, retain_grad,
+         enable_double_backprop, loss_scale):
+    for x in inputs:
+        x.node  # make sure every input has a node
+    with using_config('enable_backprop', enable_double_backprop):
+        roots = []
+        for i, y in enumerate(outputs):
+            gy = None if grad_outputs is None else grad_outputs[i]
+            if gy is None:
+                gy = _seed(y, loss_scale, 'chainer.grad')
+            elif not isinstance(gy, Variable):
+                gy = _new_variable(gy)
+            roots.append((y.node, gy))
+        sinks = set(x._node for x in inputs)
+        needed = _needed_nodes(outputs, inputs)
+        # An output that is itself an input gets its seed directly.
+        direct = {}
+        run_roots = []
+        for node, gy in roots:
+            if node in sinks:
+                _add_to(direct, node, gy)
+            else:
+                run_roots.append((node, gy))
+        table = _run(run_roots, retain_grad, loss_scale, True, needed, sinks)
+        for node, g in direct.items():
+            if type(g) is list:
+                for gi in g:
+                    _add_to(table, node, gi)
+            else:
+                _add_to(table, node, g)
+        if not retain_grad:
+            for node, _ in run_roots:
+                node._grad_var = None
+        ret = []
+        for i, x in enumerate(inputs):
+            g = table.get(x._node)
+            if type(g) is list:
+                g = _sum(g)
+                table[x._node] = g
+            if grad_inputs is not None and grad_inputs[i] is not None:
+                gi = grad_inputs[i]
+                if not isinstance(gi, Variable):
+                    gi = _new_variable(gi)
+                g = gi if g is None else g + gi
+            ret.append(g)
+        if set_grad:
+            for x, g in zip(inputs, ret):
+                x.grad_var = g
+    return ret

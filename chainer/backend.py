@@ -1,0 +1,227 @@
+"""Devices: where arrays live, and which array module computes on them.
+
+NumPy is the CPU backend; CuPy, when importable, the GPU one.  Everything that
+needs to know "numpy or cupy" asks here (or ``x.xp`` on a Variable).
+"""
+
+import contextlib
+
+import numpy
+
+
+class Device:
+    """A device that holds arrays: the CPU, or one GPU.
+
+    Subclasses set :attr:`xp` and :attr:`name` and implement
+    :meth:`send_array`.
+    """
+
+    xp = None
+    name = None
+    supported_array_types = ()
+
+    def __str__(self):
+        return self.name
+
+    def __repr__(self):
+        return '<{} {}>'.format(type(self).__name__, self.name)
+
+    def __eq__(self, other):
+        return isinstance(other, Device) and self.name == other.name
+
+    def __ne__(self, other):
+        return not self == other
+
+    def __hash__(self):
+        return hash(self.name)
+
+    def __enter__(self):
+        self._context = self.create_context()
+        self._context.__enter__()
+        return self
+
+    def __exit__(self, *exc):
+        context, self._context = self._context, None
+        return context.__exit__(*exc)
+
+    def create_context(self):
+        """A context manager that makes this device current."""
+        return contextlib.nullcontext()
+
+    def send_array(self, array):
+        raise NotImplementedError
+
+    def send(self, arrays):
+        """Transfers an array, or a list/tuple of arrays, to this device.
+
+        ``None`` entries are kept as they are.
+        """
+        if isinstance(arrays, (list, tuple)):
+            return type(arrays)(
+                None if a is None else self.send_array(a) for a in arrays)
+        return self.send_array(arrays)
+
+    def use(self):
+        """Makes this device current (a no-op on the CPU)."""
+
+    def is_array_supported(self, array):
+        return isinstance(array, self.supported_array_types)
+
+
+class CpuDevice(Device):
+    """The CPU, computing with NumPy."""
+
+    xp = numpy
+    name = '@numpy'
+    supported_array_types = (numpy.ndarray,)
+
+    @staticmethod
+    def from_array(array):
+        if isinstance(array, (numpy.ndarray, numpy.generic)):
+            return CpuDevice()
+        return None
+
+    def send_array(self, array):
+        if isinstance(array, numpy.ndarray):
+            return array
+        if isinstance(array, numpy.generic):
+            return numpy.asarray(array)
+        from chainer.backends import cuda
+        if cuda.available and isinstance(array, cuda.ndarray):
+            return array.get()
+        raise TypeError(
+            'CpuDevice.send: expected a numpy or cupy array, got {}'.format(
+                type(array).__name__))
+
+
+_cpu_device = CpuDevice()
+
+
+def _gpu_module():
+    from chainer.backends import cuda
+    return cuda
+
+
+def get_device(device_spec):
+    """Returns a :class:`Device` for a device specifier.
+
+    Accepted: a :class:`Device`; ``'@numpy'``; ``'@cupy:N'``; ``'native'``
+    or ``'native:0'`` (the CPU); ``'cuda:N'``; a ``cupy.cuda.Device``; an
+    int or int-string (``-1`` or below: CPU, ``N >= 0``: GPU N).
+
+    >>> import chainer
+    >>> chainer.get_device('@numpy')
+    <CpuDevice @numpy>
+    """
+    if isinstance(device_spec, Device):
+        return device_spec
+    if device_spec is numpy:
+        return _cpu_device
+    if isinstance(device_spec, str):
+        spec = device_spec
+        if spec == '@numpy' or spec in ('native', 'native:0'):
+            return _cpu_device
+        if spec.startswith('@cupy:'):
+            return _gpu_module().GpuDevice.from_device_id(
+                _parse_id(spec[6:], device_spec))
+        if spec.startswith('cuda:'):
+            return _gpu_module().GpuDevice.from_device_id(
+                _parse_id(spec[5:], device_spec))
+        if spec == '@intel64':
+            raise ValueError(
+                'get_device: iDeep (@intel64) is not supported by chainer-ng; '
+                'use \'@numpy\'')
+        try:
+            device_spec = int(spec)
+        except ValueError:
+            raise ValueError(
+                'get_device: invalid device specifier {!r}; expected '
+                '\'@numpy\', \'@cupy:N\' or an int'.format(spec)) from None
+    if isinstance(device_spec, (int, numpy.integer)) and \
+            not isinstance(device_spec, bool):
+        if device_spec < 0:
+            return _cpu_device
+        return _gpu_module().GpuDevice.from_device_id(int(device_spec))
+    cuda = _gpu_module()
+    if cuda.available and isinstance(device_spec, cuda.Device):
+        return cuda.GpuDevice(device_spec)
+    raise TypeError(
+        'get_device: invalid device specifier {!r} of type {}'.format(
+            device_spec, type(device_spec).__name__))
+
+
+def _parse_id(text, spec):
+    try:
+        return int(text)
+    except ValueError:
+        raise ValueError(
+            'get_device: invalid device specifier {!r}'.format(spec)) from None
+
+
+def get_device_from_array(*arrays):
+    """Returns the device of the first array that has one (else the CPU)."""
+    for array in arrays:
+        if array is None:
+            continue
+        if isinstance(array, numpy.ndarray):
+            return _cpu_device
+        array = getattr(array, 'array', array)  # Variable
+        cuda = _gpu_module()
+        if cuda.available and isinstance(array, cuda.ndarray):
+            return cuda.GpuDevice.from_array(array)
+        if isinstance(array, (numpy.ndarray, numpy.generic)):
+            return _cpu_device
+    return _cpu_device
+
+
+@contextlib.contextmanager
+def using_device(device_spec):
+    """Makes a device current within a ``with`` block."""
+    device = get_device(device_spec)
+    with device.create_context():
+        yield device
+
+
+def get_array_module(*args):
+    """Returns ``numpy`` or ``cupy``, after the given arrays or Variables.
+
+    >>> import numpy as np
+    >>> from chainer import backend
+    >>> backend.get_array_module(np.zeros(3)) is np
+    True
+    """
+    cuda = _gpu_module()
+    if cuda.available:
+        return cuda.cupy.get_array_module(
+            *[getattr(a, 'array', a) for a in args])
+    return numpy
+
+
+def copyto(dst, src):
+    """Copies ``src`` into ``dst`` across devices (CPU and GPU)."""
+    if isinstance(dst, numpy.ndarray):
+        numpy.copyto(dst, _cpu_device.send_array(src))
+        return
+    cuda = _gpu_module()
+    if cuda.available and isinstance(dst, cuda.ndarray):
+        if isinstance(src, (numpy.ndarray, numpy.generic)):
+            dst.set(numpy.ascontiguousarray(src))
+        else:
+            with cuda.get_device_from_array(dst):
+                cuda.cupy.copyto(dst, src)
+        return
+    raise TypeError(
+        'copyto: cannot copy to {}, expected a numpy or cupy array'.format(
+            type(dst).__name__))
+
+
+def _get_array_types():
+    cuda = _gpu_module()
+    if cuda.available:
+        return (numpy.ndarray, cuda.ndarray)
+    return (numpy.ndarray,)
+
+
+def is_gpu_array(array):
+    cuda = _gpu_module()
+    return cuda.available and isinstance(array, cuda.ndarray)

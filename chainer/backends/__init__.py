@@ -1,0 +1,3 @@
+"""Backends: ``chainer.backends.cuda`` is the GPU glue (CuPy, optional)."""
+
+from chainer.backends import cuda  # NOQA

@@ -1,0 +1,139 @@
+"""Configuration: the global defaults and their thread-local overlay.
+
+``chainer.config.train`` is read on every op call, so the lookup has to be
+cheap.  The thread-local overlay is a :class:`threading.local` subclass whose
+*class* attributes are the global values: an attribute set in this thread is
+found in the thread's own dict, anything else falls through to the class,
+both at C speed, with no ``__getattr__`` in Python on the way.
+"""
+
+import contextlib
+import sys
+import threading
+
+
+class _LocalStore(threading.local):
+    """Per-thread values; class attributes hold the global defaults."""
+
+    # The function hooks of this thread (see chainer.function_hook); read
+    # on every op call, so it lives here, next to the flags.
+    _function_hooks = None
+
+
+def _show(entries, file):
+    keys = sorted(entries)
+    width = max((len(k) for k in keys), default=0)
+    for key in keys:
+        file.write('{:<{}}  {}\n'.format(key, width, entries[key]))
+
+
+def _global_entries():
+    return {k: v for k, v in vars(_LocalStore).items()
+            if not k.startswith('_') or k == '_will_recompute'}
+
+
+class GlobalConfig:
+    """The process-wide configuration: the defaults every thread sees."""
+
+    def __init__(self, name):
+        object.__setattr__(self, 'name', name)
+
+    def __getattr__(self, name):
+        try:
+            return _LocalStore.__dict__[name]
+        except KeyError:
+            raise AttributeError(
+                'chainer.global_config has no key {!r}'.format(name)) from None
+
+    def __setattr__(self, name, value):
+        setattr(_LocalStore, name, value)
+
+    def __delattr__(self, name):
+        if name not in _LocalStore.__dict__:
+            raise AttributeError(
+                'chainer.global_config has no key {!r}'.format(name))
+        delattr(_LocalStore, name)
+
+    def show(self, file=sys.stdout):
+        """Prints the global configuration, one ``key value`` per line."""
+        _show(_global_entries(), file)
+
+
+class LocalConfig:
+    """The thread-local configuration, falling back to the global one."""
+
+    __slots__ = ('_global', '_local')
+
+    def __init__(self, global_config):
+        object.__setattr__(self, '_global', global_config)
+        object.__setattr__(self, '_local', _LocalStore())
+
+    def __getattr__(self, name):
+        try:
+            return getattr(self._local, name)
+        except AttributeError:
+            raise AttributeError(
+                'chainer.config has no key {!r}; set it with '
+                'chainer.global_config.{} = value or '
+                'chainer.using_config'.format(name, name)) from None
+
+    def __setattr__(self, name, value):
+        setattr(self._local, name, value)
+
+    def __delattr__(self, name):
+        delattr(self._local, name)
+
+    def show(self, file=sys.stdout):
+        """Prints the configuration seen by this thread."""
+        entries = _global_entries()
+        entries.update((k, v) for k, v in self._local.__dict__.items()
+                       if not k.startswith('_') or k == '_will_recompute')
+        _show(entries, file)
+
+
+global_config = GlobalConfig('chainer.global_config')
+config = LocalConfig(global_config)
+
+# The store itself, for the few hot paths that read a flag on every call.
+_local_store = config._local
+
+_MISSING = object()
+
+
+@contextlib.contextmanager
+def using_config(name, value, config=config):
+    """Sets ``config.<name>`` to ``value`` within a ``with`` block.
+
+    Args:
+        name (str): Name of the configuration key.
+        value: Its value inside the block.
+        config: The configuration to change (``chainer.config`` by default).
+
+    >>> import chainer
+    >>> with chainer.using_config('train', False):
+    ...     chainer.config.train
+    False
+    >>> chainer.config.train
+    True
+    """
+    if isinstance(config, LocalConfig):
+        store = config._local.__dict__
+        old = store.get(name, _MISSING)
+        setattr(config._local, name, value)
+        try:
+            yield
+        finally:
+            if old is _MISSING:
+                store.pop(name, None)
+            else:
+                setattr(config._local, name, old)
+    else:
+        old = getattr(config, name, _MISSING)
+        setattr(config, name, value)
+        try:
+            yield
+        finally:
+            if old is _MISSING:
+                delattr(config, name)
+            else:
+                setattr(config, name, old)

@@ -1,0 +1,511 @@
+"""FunctionNode: one application of an op in the graph, and ``grad()``.
+
+An op subclasses :class:`FunctionNode`: ``forward`` works on raw arrays
+(NumPy or CuPy) and says with ``retain_inputs``/``retain_outputs`` what its
+backward needs; ``backward`` works on Variables and is built from
+differentiable functions, so the gradient can be differentiated again.
+"""
+
+import collections
+import traceback
+import weakref
+
+import numpy
+
+import chainer
+from chainer import backend
+from chainer.configuration import _local_store
+from chainer.variable import Variable, VariableNode, _new_variable
+
+_RELEASED = object()  # retained arrays dropped by backward(retain_graph=False)
+
+
+def _array_types():
+    return backend._get_array_types()
+
+
+def _input_type_error(func, index, x):
+    return TypeError(
+        '{}: input {} must be a Variable or a numpy/cupy array, but got '
+        '{}{}'.format(
+            func.label, index, type(x).__name__,
+            ' (convert it with numpy.asarray first)'
+            if isinstance(x, (list, tuple, int, float, bool)) else ''))
+
+
+def _new_node(data, requires_grad, creator, rank):
+    node = VariableNode.__new__(VariableNode)
+    node._creator_node = creator
+    node._rank = rank
+    node.dtype = data.dtype
+    node.shape = data.shape
+    node.name = None
+    node.requires_grad = requires_grad
+    node.data = None
+    node._grad_var = None
+    node._loss_scale = None
+    return node
+
+
+class FunctionNode:
+    """The base class of differentiable functions (ops).
+
+    A subclass implements :meth:`forward` (or :meth:`forward_cpu` and
+    :meth:`forward_gpu`) on arrays and :meth:`backward` on Variables, and is
+    applied with :meth:`apply`.
+
+    >>> import numpy as np
+    >>> import chainer
+    >>> class Square(chainer.FunctionNode):
+    ...     def forward(self, inputs):
+    ...         self.retain_inputs((0,))
+    ...         x, = inputs
+    ...         return x * x,
+    ...     def backward(self, indexes, grad_outputs):
+    ...         x, = self.get_retained_inputs()
+    ...         gy, = grad_outputs
+    ...         return 2 * x * gy,
+    >>> x = chainer.Variable(np.array([3.], dtype=np.float32))
+    >>> y, = Square().apply((x,))
+    >>> y.backward()
+    >>> x.grad
+    array([6.], dtype=float32)
+    """
+
+    inputs = None
+    outputs = None
+    rank = 0
+    stack = None
+    chainerx_device = None
+    lazy_grad_sum = False
+    is_elementwise = False
+
+    _input_indexes_to_retain = None
+    _output_indexes_to_retain = None
+    _retained_in_data = None
+    _retained_out_data = None
+    _local_function_hooks = None
+    _has_type_check = False
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if '_has_type_check' in cls.__dict__:
+            return
+        cls._has_type_check = \
+            cls.check_type_forward is not FunctionNode.check_type_forward
+
+    def __call__(self, *args, **kwargs):
+        raise RuntimeError(
+            'FunctionNode object is not callable. Use FunctionNode.apply() '
+            'method instead.\nIf you are using legacy Function, use '
+            'chainer.Function instead of chainer.FunctionNode.')
+
+    @property
+    def label(self):
+        """Short text of the function (its class name by default)."""
+        return type(self).__name__
+
+    @property
+    def local_function_hooks(self):
+        """Ordered dict of the hooks registered to this function alone."""
+        if self._local_function_hooks is None:
+            self._local_function_hooks = collections.OrderedDict()
+        return self._local_function_hooks
+
+    @property
+    def output_data(self):
+        """Tuple of the retained output arrays (None for the others)."""
+        data = self._retained_out_data
+        if data is None or data is _RELEASED:
+            raise RuntimeError(
+                '{}: retained output data is not available (retain_outputs '
+                'was not called, or the graph was released)'.format(
+                    self.label))
+        out = [None] * len(self.outputs)
+        for i, d in zip(self._output_indexes_to_retain, data):
+            out[i] = d
+        return tuple(out)
+
+    @property
+    def input_layouts(self):
+        return (None,) * len(self.inputs or ())
+
+    @property
+    def output_layouts(self):
+        return (None,) * len(self.outputs or ())
+
+    @output_layouts.setter
+    def output_layouts(self, layouts):
+        pass
+
+    # --- applying ---------------------------------------------------------
+
+    def apply(self, inputs):
+        """Computes the outputs and, with backprop on, records the graph.
+
+        Args:
+            inputs: A tuple of input Variables or arrays.
+
+        Returns:
+            A tuple of output Variables.
+        """
+        xs = []
+        requires_grad = False
+        for i, x in enumerate(inputs):
+            if isinstance(x, Variable):
+                if x._requires_grad:
+                    requires_grad = True
+                x = x._data
+                if x is None:
+                    raise ValueError(
+                        '{}: input {} is a Variable without data (an '
+                        'uninitialized Parameter?)'.format(self.label, i))
+                xs.append(x)
+            elif isinstance(x, numpy.ndarray) or \
+                    isinstance(x, _array_types()):
+                xs.append(x)
+            else:
+                raise _input_type_error(self, i, x)
+        xs = tuple(xs)
+        store = _local_store
+
+        if self._has_type_check and store.type_check:
+            self._check_data_type_forward(xs)
+
+        hooks = store._function_hooks
+        local_hooks = self._local_function_hooks
+        if hooks or local_hooks:
+            hooks = _merged_hooks(hooks, local_hooks)
+            for hook in hooks:
+                hook.forward_preprocess(self, xs)
+
+        self._input_indexes_to_retain = None
+        self._output_indexes_to_retain = None
+        outputs = self.forward(xs)
+        if type(outputs) is not tuple:
+            outputs = self._fix_outputs(outputs)
+        for y in outputs:
+            if type(y) is not numpy.ndarray:
+                outputs = self._fix_outputs(outputs)
+                break
+
+        if hooks or local_hooks:
+            for hook in hooks:
+                hook.forward_postprocess(self, xs)
+        if store.debug:
+            self._check_nan(outputs, 'forward')
+
+        if not store.enable_backprop:
+            return tuple([_new_variable(y, requires_grad) for y in outputs])
+
+        # Record the graph.
+        nodes = []
+        rank = 0
+        for x in inputs:
+            if isinstance(x, Variable):
+                node = x._node
+                if node is None:
+                    node = x.node
+                elif node._rank > rank:
+                    rank = node._rank
+            else:
+                node = _new_node(x, False, None, 0)
+            nodes.append(node)
+        self.inputs = tuple(nodes)
+        self.rank = rank
+        if store.debug:
+            self.stack = traceback.extract_stack()
+        ret = []
+        out_nodes = []
+        rank += 1
+        for y in outputs:
+            v = _new_variable(y, requires_grad)
+            node = v._node = _new_node(y, requires_grad, self, rank)
+            ret.append(v)
+            out_nodes.append(weakref.ref(node))
+        self.outputs = tuple(out_nodes)
+
+        idx = self._input_indexes_to_retain
+        if idx is not None:
+            self._retained_in_data = tuple([xs[i] for i in idx])
+        idx = self._output_indexes_to_retain
+        if idx is not None:
+            self._retained_out_data = tuple([outputs[i] for i in idx])
+        return tuple(ret)
+
+    def _fix_outputs(self, outputs):
+        """Normalizes what forward returned: a tuple of arrays (NumPy
+        scalars, which 0-d arithmetic gives, become 0-d arrays)."""
+        if not isinstance(outputs, tuple):
+            if isinstance(outputs, list):
+                outputs = tuple(outputs)
+            else:
+                raise TypeError(
+                    '{}.forward must return a tuple of arrays, but returned '
+                    '{}'.format(self.label, type(outputs).__name__))
+        fixed = []
+        for y in outputs:
+            if isinstance(y, numpy.generic):
+                y = numpy.asarray(y)
+            elif not isinstance(y, _array_types()):
+                raise TypeError(
+                    '{}.forward must return a tuple of numpy/cupy arrays, '
+                    'but an output is {}'.format(self.label,
+                                                 type(y).__name__))
+            fixed.append(y)
+        return tuple(fixed)
+
+    def _check_data_type_forward(self, in_data):
+        from chainer.utils import type_check
+        in_type = type_check.get_types(in_data, 'in_types', False)
+        with type_check.get_function_check_context(self):
+            self.check_type_forward(in_type)
+
+    def _check_nan(self, arrays, phase):
+        for a in arrays:
+            if a is None:
+                continue
+            a = getattr(a, 'array', a)
+            if a.dtype.kind != 'f':
+                continue
+            xp = backend.get_array_module(a)
+            if not bool(xp.isfinite(a).all()):
+                raise RuntimeError(
+                    'NaN or inf is detected in the {} of {} (chainer.config.'
+                    'debug is on)'.format(phase, self.label))
+
+    def check_type_forward(self, in_types):
+        """Checks the types of the inputs (override with
+        :mod:`chainer.utils.type_check` expectations)."""
+
+    def check_layout_forward(self, inputs):
+        pass
+
+    def forward_chainerx(self, inputs):
+        return chainer.Fallback
+
+    def forward(self, inputs):
+        """Computes the outputs from the input arrays.
+
+        By default it calls :meth:`forward_gpu` for CuPy inputs and
+        :meth:`forward_cpu` otherwise.  It returns a tuple of arrays.
+        """
+        if inputs and not isinstance(inputs[0], numpy.ndarray) and \
+                backend.is_gpu_array(inputs[0]):
+            return self.forward_gpu(inputs)
+        return self.forward_cpu(inputs)
+
+    def forward_cpu(self, inputs):
+        raise NotImplementedError(
+            '{} implements neither forward nor forward_cpu'.format(
+                self.label))
+
+    def forward_gpu(self, inputs):
+        raise NotImplementedError(
+            '{} implements neither forward nor forward_gpu'.format(
+                self.label))
+
+    def retain_inputs(self, indexes):
+        """Keeps the given inputs for backward (call it in forward)."""
+        self._input_indexes_to_retain = tuple(indexes)
+
+    def retain_outputs(self, indexes):
+        """Keeps the given outputs for backward (call it in forward)."""
+        self._output_indexes_to_retain = tuple(indexes)
+
+    # --- backward ---------------------------------------------------------
+
+    def backward(self, target_input_indexes, grad_outputs):
+        """Computes the gradients of the inputs.
+
+        Args:
+            target_input_indexes (tuple of int): The inputs whose gradients
+                are wanted.
+            grad_outputs (tuple of Variable or None): The gradients of the
+                outputs (None for an output that got none).
+
+        Returns:
+            A tuple of Variables (or None), one for each input or one for
+            each target index.
+        """
+        return (None,) * len(self.inputs)
+
+    def backward_accumulate(self, target_input_indexes, grad_outputs,
+                            grad_inputs):
+        """Computes gradients and adds them to ``grad_inputs``."""
+        gxs = self.backward(target_input_indexes, grad_outputs)
+        len_gxs = len(gxs)
+        if len_gxs == len(self.inputs):
+            gxs = tuple([gxs[i] for i in target_input_indexes])
+        elif len_gxs != len(target_input_indexes):
+            raise ValueError(
+                '{}.backward returned {} gradients; expected {} (one per '
+                'input) or {} (one per target index)'.format(
+                    self.label, len_gxs, len(self.inputs),
+                    len(target_input_indexes)))
+        return tuple([gx if g_input is None else
+                      g_input if gx is None else gx + g_input
+                      for gx, g_input in zip(gxs, grad_inputs)])
+
+    def get_retained_inputs(self):
+        """The inputs kept by :meth:`retain_inputs`, as Variables."""
+        data = self._retained_in_data
+        if data is None:
+            return ()
+        if data is _RELEASED:
+            raise _released_error(self)
+        inputs = self.inputs
+        ret = []
+        for i, d in zip(self._input_indexes_to_retain, data):
+            ret.append(_variable_of(inputs[i], d))
+        return tuple(ret)
+
+    def get_retained_outputs(self):
+        """The outputs kept by :meth:`retain_outputs`, as Variables."""
+        data = self._retained_out_data
+        if data is None:
+            return ()
+        if data is _RELEASED:
+            raise _released_error(self)
+        ret = []
+        outputs = self.outputs
+        for i, d in zip(self._output_indexes_to_retain, data):
+            node = outputs[i]()
+            if node is None:
+                # The output was dropped: stand a new node in for it so
+                # double backprop still reaches this function.
+                node = _new_node(d, True, self, self.rank + 1)
+                outputs = self.outputs = (
+                    outputs[:i] + (weakref.ref(node),) + outputs[i + 1:])
+                self._kept_output_nodes = getattr(
+                    self, '_kept_output_nodes', ()) + (node,)
+            ret.append(_variable_of(node, d))
+        return tuple(ret)
+
+    def _release(self):
+        """Drops the retained arrays (backward with retain_graph=False)."""
+        if self._retained_in_data is not None:
+            self._retained_in_data = _RELEASED
+        if self._retained_out_data is not None:
+            self._retained_out_data = _RELEASED
+
+    def unchain(self):
+        """Removes this function from the graph (its outputs become roots)."""
+        for ref in self.outputs or ():
+            node = ref()
+            if node is not None:
+                node.unchain()
+        self.inputs = None
+
+    # --- hooks ------------------------------------------------------------
+
+    def add_hook(self, hook, name=None):
+        """Registers a function hook to this function alone."""
+        if not isinstance(hook, chainer.FunctionHook):
+            raise TypeError('add_hook: hook must be a FunctionHook, got '
+                            '{}'.format(type(hook).__name__))
+        if name is None:
+            name = hook.name
+        hooks = self.local_function_hooks
+        if name in hooks:
+            raise KeyError('add_hook: hook {!r} already exists'.format(name))
+        hooks[name] = hook
+        hook.added(self)
+
+    def delete_hook(self, name):
+        """Unregisters the function hook called ``name``."""
+        hooks = self.local_function_hooks
+        if name not in hooks:
+            raise KeyError('delete_hook: no hook named {!r}'.format(name))
+        hooks[name].deleted(self)
+        del hooks[name]
+
+
+def _released_error(func):
+    return RuntimeError(
+        '{}: trying to backward through the graph a second time, but its '
+        'retained arrays were already released by backward(retain_graph='
+        'False). Call backward(retain_graph=True) (the default) the first '
+        'time to backward twice.'.format(func.label))
+
+
+def _variable_of(node, data):
+    v = Variable.__new__(Variable)
+    v._data = data
+    v._node = node
+    v._requires_grad = node.requires_grad
+    v._name = node.name
+    return v
+
+
+def _merged_hooks(global_hooks, local_hooks):
+    hooks = list(global_hooks.values()) if global_hooks else []
+    if local_hooks:
+        hooks.extend(local_hooks.values())
+    return hooks
+
+
+def grad(outputs, inputs, grad_outputs=None, grad_inputs=None,
+         set_grad=False, retain_grad=False, enable_double_backprop=False,
+         loss_scale=None):
+    """Computes the gradients of ``outputs`` with respect to ``inputs``.
+
+    Unlike :meth:`Variable.backward`, the result is returned, not stored in
+    the ``grad`` of the inputs (unless ``set_grad``).
+
+    Args:
+        outputs (tuple or list of Variable): The outputs to differentiate.
+        inputs (tuple or list of Variable): The variables to differentiate
+            with respect to.
+        grad_outputs: The initial errors (None for ones, allowed for
+            one-element outputs).
+        grad_inputs: Gradients added to the results.
+        set_grad (bool): Also store the results as ``x.grad_var``.
+        retain_grad (bool): Keep intermediate gradients.
+        enable_double_backprop (bool): Record the graph of the computation.
+        loss_scale (float): Multiplies the initial errors.
+
+    Returns:
+        A list of Variables (None where no gradient reached an input).
+
+    >>> import numpy as np
+    >>> import chainer
+    >>> x = chainer.Variable(np.array([2.], dtype=np.float32))
+    >>> y = x ** 3
+    >>> gx, = chainer.grad([y], [x])
+    >>> gx.array
+    array([12.], dtype=float32)
+    """
+    if not isinstance(outputs, (tuple, list)):
+        raise TypeError(
+            'grad: outputs must be a tuple or a list, not {}'.format(
+                type(outputs).__name__))
+    if not isinstance(inputs, (tuple, list)):
+        raise TypeError(
+            'grad: inputs must be a tuple or a list, not {}'.format(
+                type(inputs).__name__))
+    for name, seq in (('outputs', outputs), ('inputs', inputs)):
+        for v in seq:
+            if not isinstance(v, Variable):
+                raise TypeError('grad: each of {} must be a Variable, got '
+                                '{}'.format(name, type(v).__name__))
+    if grad_outputs is not None:
+        if not isinstance(grad_outputs, (tuple, list)):
+            raise TypeError('grad: grad_outputs must be a tuple or a list '
+                            'or None')
+        if len(grad_outputs) != len(outputs):
+            raise ValueError(
+                'grad: grad_outputs must have the same length as outputs '
+                '({} != {})'.format(len(grad_outputs), len(outputs)))
+    if grad_inputs is not None:
+        if not isinstance(grad_inputs, (tuple, list)):
+            raise TypeError('grad: grad_inputs must be a tuple or a list or '
+                            'None')
+        if len(grad_inputs) != len(inputs):
+            raise ValueError(
+                'grad: grad_inputs must have the same length as inputs '
+                '({} != {})'.format(len(grad_inputs), len(inputs)))
+    from chainer import _backprop
+    return _backprop.grad(
+        outputs, inputs, grad_outputs, grad_inputs, set_grad, retain_grad,
+        enable_double_backprop, loss_scale)

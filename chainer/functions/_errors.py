@@ -1,0 +1,37 @@
+"""Errors the built-in functions raise for bad input.
+
+Built-in ops check their inputs with plain comparisons on the success path;
+only when a check fails do they build a message in Chainer's format, naming
+the function and what was expected against what came.
+"""
+
+
+def invalid_type(func, expect, actual):
+    """An InvalidType for ``func`` (a FunctionNode or a label)."""
+    from chainer.utils import type_check
+    label = func if isinstance(func, str) else func.label
+    err = type_check.InvalidType(expect, actual)
+    err.func_label = label
+    return err
+
+
+def broadcast_error(func, *shapes, names=('lhs', 'rhs')):
+    lines = '\n'.join('{}.shape = {}'.format(n, s)
+                      for n, s in zip(names, shapes))
+    return invalid_type(
+        func, 'shapes broadcastable to each other',
+        'cannot broadcast inputs of the following shapes:\n' + lines)
+
+
+def check_float(func, x, name='x'):
+    """Raises unless ``x`` (an array) has a floating point dtype."""
+    if x.dtype.kind != 'f':
+        raise invalid_type(func, '{}.dtype.kind == f'.format(name),
+                           '{} != f'.format(x.dtype.kind))
+
+
+def check_same_dtype(func, x, y, names=('lhs', 'rhs')):
+    if x.dtype != y.dtype:
+        raise invalid_type(
+            func, '{}.dtype == {}.dtype'.format(*names),
+            '{} != {}'.format(x.dtype, y.dtype))

@@ -1,0 +1,73 @@
+"""``F.broadcast`` and ``F.broadcast_to``."""
+
+import numpy
+
+from chainer import backend
+from chainer.function_node import FunctionNode
+from chainer.functions._errors import invalid_type
+
+
+class BroadcastTo(FunctionNode):
+    """Broadcasts an array to a given shape."""
+
+    def __init__(self, shape):
+        self._shape = tuple(shape)
+
+    def forward(self, inputs):
+        x, = inputs
+        xp = backend.get_array_module(x)
+        try:
+            return xp.broadcast_to(x, self._shape),
+        except ValueError:
+            raise invalid_type(
+                self, 'x.shape broadcastable to {}'.format(self._shape),
+                'cannot broadcast an array of shape {} to shape {}'.format(
+                    x.shape, self._shape)) from None
+
+    def backward(self, indexes, grad_outputs):
+        # The engine sums the gradient back to the input's shape.
+        return grad_outputs
+
+
+def broadcast_to(x, shape):
+    """Broadcasts a given variable to a given shape.
+
+    >>> import numpy as np
+    >>> import chainer.functions as F
+    >>> F.broadcast_to(np.ones((1, 3), np.float32), (2, 3)).shape
+    (2, 3)
+    """
+    if x.shape == tuple(shape):
+        from chainer.variable import as_variable
+        return as_variable(x)
+    return BroadcastTo(shape).apply((x,))[0]
+
+
+class Broadcast(FunctionNode):
+    """Broadcasts several arrays to their common shape."""
+
+    def forward(self, xs):
+        try:
+            shape = numpy.broadcast_shapes(*[x.shape for x in xs])
+        except ValueError:
+            raise invalid_type(
+                self, 'shapes broadcastable to each other',
+                'cannot broadcast inputs of shapes {}'.format(
+                    ', '.join(str(x.shape) for x in xs))) from None
+        xp = backend.get_array_module(*xs)
+        return tuple(xp.broadcast_to(x, shape) for x in xs)
+
+    def backward(self, indexes, grad_outputs):
+        return tuple(grad_outputs[i] for i in indexes)
+
+
+def broadcast(*args):
+    """Broadcasts given variables to a common shape.
+
+    Returns:
+        A Variable for one input, else a tuple of them.
+    """
+    if len(args) == 1:
+        from chainer.variable import as_variable
+        return as_variable(args[0])
+    return Broadcast().apply(args)

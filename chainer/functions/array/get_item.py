@@ -1,0 +1,130 @@
+"""``F.get_item`` (``Variable.__getitem__``) and its gradient, a scatter-add.
+
+Basic indexing (ints, slices, Ellipsis, None) gives a view; integer and
+boolean arrays select copies.  The gradient adds ``gy`` into zeros at the
+selected places, summing repeated indices.
+"""
+
+import numpy
+
+from chainer import backend
+from chainer.function_node import FunctionNode
+from chainer.variable import Variable
+
+
+def _normalize_slices(slices):
+    """Makes the index one NumPy and CuPy understand the same way."""
+    if isinstance(slices, list):
+        # A list of lists/arrays is a tuple index (as Chainer does); a flat
+        # list is one integer (or boolean) array.
+        if any(isinstance(s, (list, numpy.ndarray)) or
+               backend.is_gpu_array(s) for s in slices):
+            slices = tuple(slices)
+        else:
+            return numpy.asarray(slices) if slices else \
+                numpy.asarray(slices, dtype=numpy.intp)
+    if isinstance(slices, tuple):
+        return tuple(_one(s) for s in slices)
+    return _one(slices)
+
+
+def _one(s):
+    if isinstance(s, list):
+        return numpy.asarray(s) if s else numpy.asarray(s, numpy.intp)
+    if isinstance(s, Variable):
+        return s.array
+    return s
+
+
+def _is_basic(slices):
+    items = slices if isinstance(slices, tuple) else (slices,)
+    for s in items:
+        if not (s is None or s is Ellipsis or isinstance(s, (int, slice)) or
+                isinstance(s, numpy.integer)):
+            return False
+    return True
+
+
+def _to_xp(slices, xp):
+    if xp is numpy:
+        return slices
+
+    def conv(s):
+        if isinstance(s, numpy.ndarray):
+            return xp.asarray(s)
+        return s
+    if isinstance(slices, tuple):
+        return tuple(conv(s) for s in slices)
+    return conv(slices)
+
+
+class GetItem(FunctionNode):
+    """Extracts elements of an array with an index."""
+
+    def __init__(self, slices):
+        self.slices = _normalize_slices(slices)
+
+    def forward(self, xs):
+        x, = xs
+        self._in_shape = x.shape
+        self._in_dtype = x.dtype
+        xp = backend.get_array_module(x)
+        try:
+            return x[_to_xp(self.slices, xp)],
+        except IndexError as e:
+            raise IndexError('get_item: invalid index for an input of shape '
+                             '{}: {}'.format(x.shape, e)) from None
+
+    def backward(self, indexes, gy):
+        return GetItemGrad(self.slices, self._in_shape,
+                           self._in_dtype).apply(gy)
+
+
+class GetItemGrad(FunctionNode):
+    """The gradient of GetItem: scatter-adds gy into zeros."""
+
+    def __init__(self, slices, in_shape, in_dtype):
+        self.slices = slices
+        self._in_shape = in_shape
+        self._in_dtype = in_dtype
+
+    def forward(self, inputs):
+        gy, = inputs
+        xp = backend.get_array_module(gy)
+        gx = xp.zeros(self._in_shape, self._in_dtype)
+        slices = _to_xp(self.slices, xp)
+        if _is_basic(self.slices):
+            gx[slices] = gy
+        elif xp is numpy:
+            numpy.add.at(gx, slices, gy)
+        else:
+            import cupyx
+            cupyx.scatter_add(gx, slices, gy)
+        return gx,
+
+    def backward(self, indexes, ggx):
+        return GetItem(self.slices).apply(ggx)
+
+
+def get_item(x, slices):
+    """Extracts elements from an array with an index, differentiably.
+
+    Args:
+        x (~chainer.Variable or array): The variable to index.
+        slices: An int, slice, Ellipsis, None, integer or boolean array
+            (or list), or a tuple of them, as in NumPy.
+
+    Returns:
+        ~chainer.Variable: The selected elements.
+
+    >>> import numpy as np
+    >>> import chainer.functions as F
+    >>> x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    >>> F.get_item(x, (1, slice(None, None, 2))).array
+    array([3., 5.], dtype=float32)
+    """
+    return GetItem(slices).apply((x,))[0]
+
+
+def install_variable_get_item():
+    Variable.__getitem__ = get_item

@@ -1,0 +1,520 @@
+"""Arithmetic: the operators of Variable (``+ - * / // ** @``, ``-x``,
+``abs``) and ``F.add``.
+
+Broadcasting is allowed between two variables; the engine reduces a
+gradient that comes back in the broadcast shape, so no op here sums it.
+Constants (Python or NumPy scalars, arrays) take the variable's dtype.
+"""
+
+import numpy
+
+from chainer import backend
+from chainer.function_node import FunctionNode
+from chainer.functions._errors import (broadcast_error, check_float,
+                                       check_same_dtype)
+from chainer.variable import Variable, _new_variable
+
+
+def _binary(func, lhs, rhs, compute):
+    """Runs ``compute(lhs, rhs)`` with Chainer's checks of two operands."""
+    if lhs.dtype != rhs.dtype:
+        check_same_dtype(func, lhs, rhs)
+    try:
+        return compute(lhs, rhs)
+    except ValueError:
+        if lhs.shape != rhs.shape:
+            try:
+                numpy.broadcast_shapes(lhs.shape, rhs.shape)
+            except ValueError:
+                raise broadcast_error(func, lhs.shape, rhs.shape) from None
+        raise
+
+
+def _label_value(value):
+    if isinstance(value, (numpy.ndarray,)) or hasattr(value, 'shape') and \
+            getattr(value, 'ndim', 0) > 0:
+        return 'constant array'
+    if isinstance(value, numpy.generic):
+        value = value.item()
+    return '({})'.format(value) if value < 0 else str(value)
+
+
+# --- unary ----------------------------------------------------------------
+
+class Neg(FunctionNode):
+
+    @property
+    def label(self):
+        return '__neg__'
+
+    def forward(self, inputs):
+        return -inputs[0],
+
+    def backward(self, indexes, grad_outputs):
+        return -grad_outputs[0],
+
+
+def neg(self):  # lhs
+    return Neg().apply((self,))[0]
+
+
+class Absolute(FunctionNode):
+
+    @property
+    def label(self):
+        return '|_|'
+
+    def forward(self, inputs):
+        self.retain_inputs((0,))
+        return abs(inputs[0]),
+
+    def backward(self, indexes, grad_outputs):
+        x, = self.get_retained_inputs()
+        # sign(0) = 0: the subgradient at the kink is taken as zero.
+        return grad_outputs[0] * x.xp.sign(x.array),
+
+
+def absolute(self):
+    """Element-wise absolute value.
+
+    >>> import numpy as np
+    >>> import chainer.functions as F
+    >>> F.absolute(np.array([-1., 2.], np.float32)).array
+    array([1., 2.], dtype=float32)
+    """
+    return Absolute().apply((self,))[0]
+
+
+# --- addition and subtraction ---------------------------------------------
+
+class Add(FunctionNode):
+
+    @property
+    def label(self):
+        return '_ + _'
+
+    def forward(self, inputs):
+        return _binary(self, inputs[0], inputs[1], _add),
+
+    def backward(self, indexes, grad_outputs):
+        gy = grad_outputs[0]
+        return gy, gy
+
+
+def _add(a, b):
+    return a + b
+
+
+class AddConstant(FunctionNode):
+
+    def __init__(self, value):
+        self.value = value
+
+    @property
+    def label(self):
+        return '_ + ' + _label_value(self.value)
+
+    def forward(self, inputs):
+        return inputs[0] + self.value,
+
+    def backward(self, indexes, grad_outputs):
+        return grad_outputs[0],
+
+
+class MultiAdd(FunctionNode):
+    """The sum of any number of inputs of one shape and dtype."""
+
+    @property
+    def label(self):
+        return 'MultiAdd'
+
+    def forward(self, xs):
+        y = xs[0] + xs[1]
+        for x in xs[2:]:
+            if x.shape == y.shape:
+                y += x
+            else:
+                y = y + x
+        return y,
+
+    def backward(self, indexes, grad_outputs):
+        gy = grad_outputs[0]
+        return (gy,) * len(self.inputs)
+
+
+def add(*xs):
+    """Element-wise addition of any number of variables.
+
+    Returns:
+        ~chainer.Variable: The sum (broadcasting the inputs).
+
+    >>> import numpy as np
+    >>> import chainer.functions as F
+    >>> a = np.array([1., 2.], np.float32)
+    >>> F.add(a, a, a).array
+    array([3., 6.], dtype=float32)
+    """
+    if len(xs) == 2:
+        return Add().apply(xs)[0]
+    if len(xs) == 1:
+        from chainer.functions.math.identity import identity
+        return identity(xs[0])
+    if not xs:
+        raise TypeError('F.add: at least one input is needed')
+    x0 = xs[0]
+    for i, x in enumerate(xs[1:], 1):
+        a0 = x0.array if isinstance(x0, Variable) else x0
+        a = x.array if isinstance(x, Variable) else x
+        if a.dtype != a0.dtype:
+            check_same_dtype('MultiAdd', a0, a,
+                             names=('xs[0]', 'xs[{}]'.format(i)))
+    return MultiAdd().apply(xs)[0]
+
+
+class Sub(FunctionNode):
+
+    @property
+    def label(self):
+        return '_ - _'
+
+    def forward(self, inputs):
+        return _binary(self, inputs[0], inputs[1], _sub),
+
+    def backward(self, indexes, grad_outputs):
+        gy = grad_outputs[0]
+        return gy, -gy
+
+
+def _sub(a, b):
+    return a - b
+
+
+class SubFromConstant(FunctionNode):
+
+    def __init__(self, value):
+        self.value = value
+
+    @property
+    def label(self):
+        return _label_value(self.value) + ' - _'
+
+    def forward(self, inputs):
+        return self.value - inputs[0],
+
+    def backward(self, indexes, grad_outputs):
+        return -grad_outputs[0],
+
+
+# --- multiplication and division ------------------------------------------
+
+class Mul(FunctionNode):
+
+    @property
+    def label(self):
+        return '_ * _'
+
+    def forward(self, inputs):
+        self.retain_inputs((0, 1))
+        return _binary(self, inputs[0], inputs[1], _mul),
+
+    def backward(self, indexes, grad_outputs):
+        gy = grad_outputs[0]
+        x0, x1 = self.get_retained_inputs()
+        return tuple([gy * x1 if i == 0 else gy * x0 for i in indexes])
+
+
+def _mul(a, b):
+    return a * b
+
+
+class MulConstant(FunctionNode):
+
+    def __init__(self, value):
+        self.value = value
+
+    @property
+    def label(self):
+        return '_ * ' + _label_value(self.value)
+
+    def forward(self, inputs):
+        return inputs[0] * self.value,
+
+    def backward(self, indexes, grad_outputs):
+        return MulConstant(self.value).apply(grad_outputs)
+
+
+class Div(FunctionNode):
+
+    @property
+    def label(self):
+        return '_ / _'
+
+    def forward(self, inputs):
+        self.retain_inputs((0, 1))
+        x0, x1 = inputs
+        check_float(self, x0, 'lhs')
+        return _binary(self, x0, x1, _div),
+
+    def backward(self, indexes, grad_outputs):
+        gy = grad_outputs[0]
+        x0, x1 = self.get_retained_inputs()
+        gx0 = gy / x1
+        if indexes == (0,):
+            return gx0,
+        gx1 = -gx0 * x0 / x1
+        return (gx0, gx1) if len(indexes) == 2 else (gx1,)
+
+
+def _div(a, b):
+    return a / b
+
+
+class DivFromConstant(FunctionNode):
+
+    def __init__(self, value):
+        self.value = value
+
+    @property
+    def label(self):
+        return _label_value(self.value) + ' / _'
+
+    def forward(self, inputs):
+        x, = inputs
+        check_float(self, x)
+        self.retain_inputs((0,))
+        return self.value / x,
+
+    def backward(self, indexes, grad_outputs):
+        x, = self.get_retained_inputs()
+        # d(c / x)/dx = -c / x^2
+        return grad_outputs[0] * (-self.value / (x * x)),
+
+
+# --- powers ---------------------------------------------------------------
+
+class PowVarVar(FunctionNode):
+
+    @property
+    def label(self):
+        return '_ ** _'
+
+    def forward(self, inputs):
+        self.retain_inputs((0, 1))
+        self.retain_outputs((0,))
+        return _binary(self, inputs[0], inputs[1], _pow),
+
+    def backward(self, indexes, grad_outputs):
+        from chainer.functions.math.exponential import log
+        gy = grad_outputs[0]
+        x0, x1 = self.get_retained_inputs()
+        y, = self.get_retained_outputs()
+        ret = []
+        if 0 in indexes:
+            ret.append(gy * x1 * x0 ** (x1 - 1))
+        if 1 in indexes:
+            ret.append(gy * y * log(x0))
+        return tuple(ret)
+
+
+def _pow(a, b):
+    return a ** b
+
+
+class PowVarConst(FunctionNode):
+
+    def __init__(self, value):
+        self.value = value
+
+    @property
+    def label(self):
+        return '_ ** ' + _label_value(self.value)
+
+    def forward(self, inputs):
+        self.retain_inputs((0,))
+        return inputs[0] ** self.value,
+
+    def backward(self, indexes, grad_outputs):
+        x, = self.get_retained_inputs()
+        c = self.value
+        if isinstance(c, (int, float)) and c == 2:
+            return grad_outputs[0] * (x * 2),
+        return grad_outputs[0] * (c * x ** (c - 1)),
+
+
+class PowConstVar(FunctionNode):
+
+    def __init__(self, value):
+        self.value = value
+
+    @property
+    def label(self):
+        return _label_value(self.value) + ' ** _'
+
+    def forward(self, inputs):
+        x, = inputs
+        self.retain_outputs((0,))
+        return _fix_dtype(self.value ** x, x.dtype),
+
+    def backward(self, indexes, grad_outputs):
+        y, = self.get_retained_outputs()
+        xp = y.xp
+        log_c = xp.log(xp.asarray(self.value, dtype=y.dtype))
+        return grad_outputs[0] * (y * log_c),
+
+
+def _fix_dtype(y, dtype):
+    return y if y.dtype == dtype else y.astype(dtype, copy=False)
+
+
+# --- the operators of Variable --------------------------------------------
+
+def _const_error(value):
+    return TypeError(
+        'Value must be a scalar, `numpy.ndarray`, `cupy.ndarray` or a '
+        '`Variable`.\nActual: {}'.format(type(value)))
+
+
+_scalar_types = (int, float, bool)
+
+
+def _prepare(self, rhs):
+    """Classifies the other operand: ('var', Variable), ('array', array) or
+    ('const', scalar); arrays and NumPy scalars take self's dtype."""
+    if isinstance(rhs, Variable):
+        return 0, rhs
+    t = type(rhs)
+    if t in _scalar_types:
+        return 2, rhs
+    if isinstance(rhs, numpy.generic):
+        if not isinstance(rhs, (numpy.number, numpy.bool_)):
+            raise _const_error(rhs)
+        return 2, rhs.item() if self.dtype.kind == 'f' else rhs
+    if isinstance(rhs, backend._get_array_types()):
+        dtype = self.dtype
+        if rhs.dtype != dtype:
+            rhs = rhs.astype(dtype)
+        return 1, rhs
+    if isinstance(rhs, complex):
+        return 2, rhs
+    raise _const_error(rhs)
+
+
+def _check_self(self):
+    if not isinstance(self, Variable):
+        raise _const_error(self)
+
+
+def add_(self, rhs):  # lhs + rhs
+    kind, rhs = _prepare(self, rhs)
+    if kind == 2:
+        return AddConstant(rhs).apply((self,))[0]
+    return Add().apply((self, rhs))[0]
+
+
+def sub(self, rhs):  # lhs - rhs
+    kind, rhs = _prepare(self, rhs)
+    if kind == 2:
+        return AddConstant(-rhs).apply((self,))[0]
+    return Sub().apply((self, rhs))[0]
+
+
+def rsub(self, rhs):  # rhs - lhs
+    kind, rhs = _prepare(self, rhs)
+    if kind == 2:
+        return SubFromConstant(rhs).apply((self,))[0]
+    return Sub().apply((rhs, self))[0]
+
+
+def mul(self, rhs):  # lhs * rhs
+    kind, rhs = _prepare(self, rhs)
+    if kind == 2:
+        return MulConstant(rhs).apply((self,))[0]
+    return Mul().apply((self, rhs))[0]
+
+
+def div(self, rhs):  # lhs / rhs
+    kind, rhs = _prepare(self, rhs)
+    if kind == 2:
+        if self.dtype.kind != 'f':
+            return _no_grad(self.array / rhs)
+        return MulConstant(1. / rhs).apply((self,))[0]
+    return Div().apply((self, rhs))[0]
+
+
+def rdiv(self, rhs):  # rhs / lhs
+    kind, rhs = _prepare(self, rhs)
+    if kind == 2:
+        return DivFromConstant(rhs).apply((self,))[0]
+    return Div().apply((rhs, self))[0]
+
+
+def _no_grad(array):
+    if isinstance(array, numpy.generic):
+        array = numpy.asarray(array)
+    return _new_variable(array, False)
+
+
+def floordiv(self, rhs):  # lhs // rhs
+    # Floor division is piecewise constant: its gradient is zero almost
+    # everywhere, so (as in Chainer) no graph is recorded.
+    kind, rhs = _prepare(self, rhs)
+    rhs = rhs.array if kind == 0 else rhs
+    return _no_grad(self.xp.floor_divide(self.array, rhs))
+
+
+def rfloordiv(self, rhs):  # rhs // lhs
+    kind, rhs = _prepare(self, rhs)
+    rhs = rhs.array if kind == 0 else rhs
+    return _no_grad(self.xp.floor_divide(rhs, self.array))
+
+
+def pow(self, rhs):  # lhs ** rhs
+    kind, rhs = _prepare(self, rhs)
+    if kind == 2:
+        return PowVarConst(rhs).apply((self,))[0]
+    return PowVarVar().apply((self, rhs))[0]
+
+
+def rpow(self, rhs):  # rhs ** lhs
+    kind, rhs = _prepare(self, rhs)
+    if kind == 2:
+        return PowConstVar(rhs).apply((self,))[0]
+    return PowVarVar().apply((rhs, self))[0]
+
+
+def matmul(self, rhs):  # lhs @ rhs
+    from chainer.functions.math.matmul import matmul as _matmul
+    kind, rhs = _prepare(self, rhs)
+    if kind == 2:
+        raise TypeError('matmul: a scalar operand is not allowed, use *')
+    return _matmul(self, rhs)
+
+
+def rmatmul(self, rhs):  # rhs @ lhs
+    from chainer.functions.math.matmul import matmul as _matmul
+    kind, rhs = _prepare(self, rhs)
+    if kind == 2:
+        raise TypeError('matmul: a scalar operand is not allowed, use *')
+    return _matmul(rhs, self)
+
+
+def install_variable_arithmetics():
+    """Installs the arithmetic operators on :class:`~chainer.Variable`."""
+    Variable.__neg__ = neg
+    Variable.__abs__ = absolute
+    Variable.__add__ = add_
+    Variable.__radd__ = add_
+    Variable.__sub__ = sub
+    Variable.__rsub__ = rsub
+    Variable.__mul__ = mul
+    Variable.__rmul__ = mul
+    Variable.__div__ = div
+    Variable.__truediv__ = div
+    Variable.__rdiv__ = rdiv
+    Variable.__rtruediv__ = rdiv
+    Variable.__floordiv__ = floordiv
+    Variable.__rfloordiv__ = rfloordiv
+    Variable.__pow__ = pow
+    Variable.__rpow__ = rpow
+    Variable.__matmul__ = matmul
+    Variable.__rmatmul__ = rmatmul

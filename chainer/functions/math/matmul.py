@@ -1,0 +1,143 @@
+"""Matrix products: ``F.matmul`` (NumPy's matmul semantics, with optional
+transposes) and ``F.batch_matmul``."""
+
+import warnings
+
+from chainer import backend
+from chainer.function_node import FunctionNode
+from chainer.functions._errors import invalid_type
+
+
+def _t(a, trans):
+    return a.swapaxes(-1, -2) if trans and a.ndim >= 2 else a
+
+
+class MatMul(FunctionNode):
+    """Matrix multiplication of two arrays (batched over leading axes)."""
+
+    def __init__(self, transa=False, transb=False, transc=False, dtype=None):
+        self.transa = transa
+        self.transb = transb
+        self.transc = transc
+        self.dtype = dtype
+
+    @property
+    def label(self):
+        return 'MatMul'
+
+    def forward(self, inputs):
+        self.retain_inputs((0, 1))
+        a, b = inputs
+        if a.ndim == 0 or b.ndim == 0:
+            raise invalid_type(self, 'a.ndim >= 1 and b.ndim >= 1',
+                               'a.ndim = {}, b.ndim = {}'.format(a.ndim,
+                                                                  b.ndim))
+        a = _t(a, self.transa)
+        b = _t(b, self.transb)
+        kb = b.shape[-2] if b.ndim >= 2 else b.shape[-1]
+        if a.shape[-1] != kb:
+            raise invalid_type(
+                self, 'a.shape[-1] == b.shape[{}]'.format(
+                    -2 if b.ndim >= 2 else -1),
+                '{} != {}'.format(a.shape[-1], kb))
+        xp = backend.get_array_module(a)
+        try:
+            y = xp.matmul(a, b)
+        except ValueError:
+            raise invalid_type(
+                self, 'batch shapes broadcastable',
+                'cannot broadcast the batch shapes of a {} and b {}'.format(
+                    a.shape[:-2], b.shape[:-2])) from None
+        if self.dtype is not None and y.dtype != self.dtype:
+            y = y.astype(self.dtype)
+        if self.transc and y.ndim >= 2:
+            y = y.swapaxes(-1, -2)
+        return y,
+
+    def backward(self, indexes, grad_outputs):
+        from chainer.functions.array.reshape import reshape
+        a, b = self.get_retained_inputs()
+        gy, = grad_outputs
+        if self.transc and gy.ndim >= 2:
+            from chainer.functions.array.transpose import transpose
+            gy = _swap(gy, transpose)
+        ta, tb = self.transa, self.transb
+        a_shape, b_shape = a.shape, b.shape
+        if a.ndim == 1 and b.ndim == 1:
+            ret = []
+            if 0 in indexes:
+                ret.append(gy * b)
+            if 1 in indexes:
+                ret.append(gy * a)
+            return tuple(ret)
+        # Promote 1-D operands to matrices (as matmul does), then undo it.
+        if a.ndim == 1:
+            a = reshape(a, (1,) + a_shape)
+            gy = reshape(gy, gy.shape[:-1] + (1,) + gy.shape[-1:])
+            ta = False
+        if b.ndim == 1:
+            b = reshape(b, b_shape + (1,))
+            gy = reshape(gy, gy.shape + (1,))
+            tb = False
+        ret = []
+        if 0 in indexes:
+            if ta:
+                ga = matmul(b, gy, transa=tb, transb=True)
+            else:
+                ga = matmul(gy, b, transb=not tb)
+            if len(a_shape) == 1:
+                ga = reshape(ga, ga.shape[:-2] + ga.shape[-1:])
+            ret.append(ga)
+        if 1 in indexes:
+            if tb:
+                gb = matmul(gy, a, transa=True, transb=ta)
+            else:
+                gb = matmul(a, gy, transa=not ta)
+            if len(b_shape) == 1:
+                gb = reshape(gb, gb.shape[:-1])
+            ret.append(gb)
+        return tuple(ret)
+
+
+def _swap(v, transpose):
+    axes = list(range(v.ndim))
+    axes[-1], axes[-2] = axes[-2], axes[-1]
+    return transpose(v, axes)
+
+
+def matmul(a, b, transa=False, transb=False):
+    """Computes the matrix multiplication of two arrays.
+
+    Follows ``numpy.matmul``: 1-D operands are vectors, and leading axes of
+    N-D operands are batch axes (broadcast).
+
+    Args:
+        a (~chainer.Variable or array): The left operand.
+        b (~chainer.Variable or array): The right operand.
+        transa (bool): Transpose the last two axes of ``a`` first.
+        transb (bool): Transpose the last two axes of ``b`` first.
+
+    >>> import numpy as np
+    >>> import chainer.functions as F
+    >>> a = np.ones((2, 3), np.float32)
+    >>> b = np.ones((3, 4), np.float32)
+    >>> F.matmul(a, b).shape
+    (2, 4)
+    """
+    return MatMul(transa=transa, transb=transb).apply((a, b))[0]
+
+
+def batch_matmul(a, b, transa=False, transb=False):
+    """Batch matrix multiplications of two sets of arrays (deprecated; use
+    :func:`matmul`).
+
+    Inputs of shape ``(batch, n)`` are taken as ``(batch, n, 1)``.
+    """
+    warnings.warn('batch_matmul is deprecated. Use matmul instead.',
+                  DeprecationWarning)
+    from chainer.functions.array.reshape import reshape
+    if a.ndim == 2:
+        a = reshape(a, a.shape + (1,))
+    if b.ndim == 2:
+        b = reshape(b, b.shape + (1,))
+    return matmul(a, b, transa, transb)

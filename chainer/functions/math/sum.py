@@ -1,0 +1,130 @@
+"""Sums: ``F.sum`` over axes and ``F.sum_to`` a shape."""
+
+from chainer import utils
+from chainer.function_node import FunctionNode
+from chainer.functions._errors import check_float, invalid_type
+
+
+def _normalize_axis(func, axis, ndim):
+    """A sorted tuple of non-negative axes (None stays None)."""
+    if axis is None:
+        return None
+    if isinstance(axis, int):
+        axis = (axis,)
+    elif not (isinstance(axis, tuple) and
+              all(isinstance(a, int) for a in axis)):
+        raise TypeError('{}: axis must be None, an int or a tuple of ints, '
+                        'got {!r}'.format(func, axis))
+    out = []
+    for a in axis:
+        if not -ndim <= a < ndim:
+            raise invalid_type(
+                func, '-x.ndim <= axis < x.ndim',
+                'axis {} is out of bounds for an input of {} '
+                'dimension(s)'.format(a, ndim))
+        a %= ndim
+        if a in out:
+            raise ValueError('{}: duplicate value in axis {!r}'.format(
+                func, axis))
+        out.append(a)
+    return tuple(sorted(out))
+
+
+class Sum(FunctionNode):
+    """Sum of array elements over given axes."""
+
+    keepdims = False
+
+    def __init__(self, axis=None, keepdims=False):
+        self.axis = axis
+        self.keepdims = keepdims
+
+    def forward(self, inputs):
+        x, = inputs
+        check_float(self, x)
+        self._axis = _normalize_axis('Sum', self.axis, x.ndim)
+        self._in_shape = x.shape
+        return utils.force_array(x.sum(axis=self._axis,
+                                       keepdims=self.keepdims)),
+
+    def backward(self, indexes, grad_outputs):
+        from chainer.functions.array.broadcast import broadcast_to
+        from chainer.functions.array.reshape import reshape
+        gy, = grad_outputs
+        axis = self._axis
+        shape = self._in_shape
+        if not self.keepdims and axis is not None and len(shape) > 0:
+            kept = list(gy.shape)
+            for a in axis:
+                kept.insert(a, 1)
+            gy = reshape(gy, tuple(kept))
+        elif not self.keepdims and axis is None and len(shape) > 0:
+            gy = reshape(gy, (1,) * len(shape))
+        return broadcast_to(gy, shape),
+
+
+def sum(x, axis=None, keepdims=False):
+    """Sum of array elements over given axes.
+
+    Args:
+        x (~chainer.Variable or array): Elements to sum.
+        axis (None, int or tuple of int): Axes to sum over (all by default).
+        keepdims (bool): Keep the summed axes as axes of length one.
+
+    Returns:
+        ~chainer.Variable: The sum.
+
+    >>> import numpy as np
+    >>> import chainer.functions as F
+    >>> x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    >>> F.sum(x, axis=0).array
+    array([3., 5., 7.], dtype=float32)
+    """
+    return Sum(axis, keepdims).apply((x,))[0]
+
+
+class SumTo(FunctionNode):
+    """Sum elements along axes so that the result has a given shape."""
+
+    def __init__(self, shape):
+        self._shape = shape
+
+    def forward(self, inputs):
+        x, = inputs
+        self._in_shape = x.shape
+        return utils.sum_to(x, self._shape),
+
+    def backward(self, indexes, grad_outputs):
+        from chainer.functions.array.broadcast import broadcast_to
+        return broadcast_to(grad_outputs[0], self._in_shape),
+
+
+def sum_to(x, shape):
+    """Sums the elements of ``x`` so that the result has ``shape``.
+
+    ``shape`` must be one that ``x``'s shape is broadcast from.
+
+    >>> import numpy as np
+    >>> import chainer.functions as F
+    >>> x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    >>> F.sum_to(x, (1, 3)).array
+    array([[3., 5., 7.]], dtype=float32)
+    """
+    from chainer.variable import as_variable
+    shape = tuple(shape) if not isinstance(shape, int) else (shape,)
+    x_shape = x.shape
+    if x_shape == shape:
+        return as_variable(x)
+    _check_sum_to(x_shape, shape)
+    return SumTo(shape).apply((x,))[0]
+
+
+def _check_sum_to(x_shape, shape):
+    lead = len(x_shape) - len(shape)
+    ok = lead >= 0 and all(s == 1 or s == xs
+                           for s, xs in zip(shape, x_shape[lead:]))
+    if not ok:
+        raise ValueError(
+            'sum_to: cannot sum an array of shape {} to shape {} (the '
+            'shape must be one that broadcasts to {})'.format(
+                x_shape, shape, x_shape))

@@ -1,0 +1,83 @@
+"""Small utilities shared by the framework and by users' functions."""
+
+import collections.abc as collections_abc  # NOQA
+import contextlib
+import shutil
+import tempfile
+import warnings
+
+import numpy
+
+from chainer.utils.array import size_of_shape, sum_to  # NOQA
+
+
+def force_array(x, dtype=None):
+    """Makes ``x`` an array: NumPy ops on 0-d arrays give scalars, which an
+    op must not return."""
+    if numpy.isscalar(x):
+        if dtype is None:
+            return numpy.array(x)
+        return numpy.array(x, dtype)
+    if dtype is None:
+        return x
+    return x.astype(dtype, copy=False)
+
+
+def force_type(dtype, value):
+    """Casts a scalar or array ``value`` to ``dtype``."""
+    if numpy.isscalar(value):
+        return dtype.type(value)
+    if value.dtype != dtype:
+        return value.astype(dtype, copy=False)
+    return value
+
+
+@contextlib.contextmanager
+def tempdir(**kwargs):
+    """A temporary directory, removed at the end of the ``with`` block."""
+    ignore_errors = kwargs.pop('ignore_errors', False)
+    temp_dir = tempfile.mkdtemp(**kwargs)
+    try:
+        yield temp_dir
+    finally:
+        shutil.rmtree(temp_dir, ignore_errors=ignore_errors)
+
+
+def get_conv_outsize(size, k, s, p, cover_all=False, d=1):
+    """The output size of a convolution along one axis."""
+    dk = k + (k - 1) * (d - 1)
+    if cover_all:
+        return (size + p * 2 - dk + s - 1) // s + 1
+    return (size + p * 2 - dk) // s + 1
+
+
+def get_deconv_outsize(size, k, s, p, cover_all=False, d=1):
+    """The output size of a deconvolution along one axis."""
+    dk = (k - 1) * d + 1
+    if cover_all:
+        return s * (size - 1) + dk - s + 1 - 2 * p
+    return s * (size - 1) + dk - 2 * p
+
+
+def experimental(api_name):
+    """Warns that ``api_name`` is experimental."""
+    import chainer
+    if not getattr(chainer, 'disable_experimental_feature_warning', False):
+        warnings.warn(
+            '{} is experimental. The interface can change in the '
+            'future.'.format(api_name), FutureWarning)
+
+
+def nondeterministic(f_name):
+    """Warns (when ``config.warn_nondeterministic``) that ``f_name`` is
+    nondeterministic."""
+    import chainer
+    if getattr(chainer.config, 'warn_nondeterministic', False):
+        warnings.warn(
+            'Potentially nondeterministic computation {}'.format(f_name),
+            RuntimeWarning)
+
+
+def _raise_from(exc_type, message, cause):
+    raise exc_type('{} ({}: {})'.format(
+        message, type(cause).__name__, cause)) from cause

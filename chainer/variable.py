@@ -1,0 +1,911 @@
+"""Variable, VariableNode and Parameter.
+
+A :class:`Variable` is the user's handle on an array.  Its
+:class:`VariableNode` is the vertex of the graph: shape, dtype, creator,
+rank and the gradient.  A node is made only when the variable takes part in
+a graph (or asks for a gradient), so arrays computed with backprop off cost
+one small object.  The node keeps no reference to its variable and no array
+(unless ``retain_data`` was called): a graph keeps alive what backward
+needs, nothing more, and a variable the user drops frees its array.
+"""
+
+import copy as _copy
+import warnings
+
+import numpy
+
+import chainer
+from chainer import backend
+
+
+def _array_types():
+    return backend._get_array_types()
+
+
+def _check_grad_type(var, grad):
+    """Validates a gradient array against its variable's data."""
+    data = var._data
+    if data is None:
+        if grad is not None and not isinstance(grad, _array_types()):
+            _check_grad(grad, None, None)
+        return
+    _check_grad(grad, data.shape, data.dtype, type(data))
+
+
+def _check_grad(grad, shape, dtype, array_type=None):
+    """Raises unless ``grad`` is an array of ``shape`` and ``dtype``."""
+    if grad is None:
+        return
+    if not isinstance(grad, _array_types()):
+        raise TypeError(
+            'Type of grad is invalid:\nExpected: Any of {}\nActual: '
+            '{}'.format(_array_types(), type(grad)))
+    if array_type is not None and type(grad) is not array_type:
+        raise TypeError(
+            'Type of data and grad mismatch\ngrad: {} != data: {}'.format(
+                type(grad), array_type))
+    if grad.dtype != dtype:
+        raise TypeError(
+            'Dtype of data and grad mismatch\ngrad: {} != data: {}'.format(
+                grad.dtype, dtype))
+    if grad.shape != shape:
+        raise ValueError(
+            'Shape of data and grad mismatch\ngrad: {} != data: {}'.format(
+                grad.shape, shape))
+
+
+class VariableNode:
+    """The vertex of the computational graph that a Variable stands for.
+
+    It holds what backward needs to know of a variable: its shape, dtype,
+    creator (a :class:`~chainer.FunctionNode`), rank and gradient, and its
+    array only when :meth:`retain_data` was called.
+    """
+
+    __slots__ = ('_creator_node', '_rank', 'dtype', 'shape', 'name',
+                 'requires_grad', 'data', '_grad_var', '_loss_scale',
+                 '__weakref__')
+
+    def __init__(self, variable, name, **kwargs):
+        if 'grad' in kwargs:
+            raise ValueError(
+                'VariableNode: the grad argument is not supported; set the '
+                'gradient on the Variable instead')
+        self._creator_node = None
+        self._rank = 0
+        data = variable._data
+        self.dtype = None if data is None else data.dtype
+        self.shape = None if data is None else data.shape
+        self.name = name
+        self.requires_grad = variable._requires_grad
+        self.data = None
+        self._grad_var = None
+        self._loss_scale = None
+
+    @property
+    def creator_node(self):
+        """The :class:`~chainer.FunctionNode` that made this node."""
+        return self._creator_node
+
+    @creator_node.setter
+    def creator_node(self, func):
+        self._creator_node = func
+        self._rank = 0 if func is None else func.rank + 1
+
+    @property
+    def creator(self):
+        """The creator: a FunctionNode, or the legacy Function it adapts."""
+        func = self._creator_node
+        if func is None:
+            return None
+        return getattr(func, '_function', func)
+
+    @creator.setter
+    def creator(self, func):
+        self.set_creator(func)
+
+    @property
+    def rank(self):
+        return self._rank
+
+    @property
+    def grad(self):
+        gv = self._grad_var
+        return None if gv is None else gv._data
+
+    @property
+    def grad_var(self):
+        return self._grad_var
+
+    @property
+    def label(self):
+        """Short text of the shape and dtype, e.g. ``(2, 3), float32``."""
+        if self.shape is None:
+            return 'None'
+        if self.shape == ():
+            return str(self.dtype)
+        return '({}), {}'.format(', '.join(map(str, self.shape)), self.dtype)
+
+    def get_variable(self):
+        """Returns a Variable standing for this node (sharing its gradient
+        and, when retained, its data)."""
+        return _wrap_node(self, self.data)
+
+    def get_variable_or_none(self):
+        return _wrap_node(self, self.data)
+
+    def set_creator(self, creator):
+        """Sets a FunctionNode or a legacy Function as the creator."""
+        self.creator_node = getattr(creator, 'node', creator) \
+            if not isinstance(creator, chainer.FunctionNode) else creator
+
+    def set_creator_node(self, creator_node):
+        self.creator_node = creator_node
+
+    def unchain(self):
+        """Removes the reference to the creator."""
+        self._creator_node = None
+        self._rank = 0
+
+    def retain_data(self):
+        """Keeps the variable's array in the node (set by the variable)."""
+        raise RuntimeError(
+            'VariableNode.retain_data: call Variable.retain_data() instead')
+
+
+def _wrap_node(node, data):
+    """A Variable over an existing node (for retained inputs/outputs)."""
+    v = Variable.__new__(Variable)
+    v._data = data
+    v._node = node
+    v._requires_grad = node.requires_grad
+    v._name = node.name
+    return v
+
+
+def _new_variable(data, requires_grad=True):
+    """The unchecked constructor used for op outputs."""
+    v = Variable.__new__(Variable)
+    v._data = data
+    v._node = None
+    v._requires_grad = requires_grad
+    v._name = None
+    return v
+
+
+class Variable:
+    """__init__(data=None, *, name=None, grad=None, requires_grad=True)
+
+    An array with a structure to keep track of computation.
+
+    A variable holds a NumPy or CuPy array and, once it takes part in a
+    computation with backprop enabled, a node of the computational graph.
+    Operators and the functions of :mod:`chainer.functions` applied to
+    variables record the graph that :meth:`backward` walks.
+
+    Args:
+        data (numpy.ndarray or cupy.ndarray): Initial data array, or None.
+        name (str): Name of the variable.
+        grad (numpy.ndarray or cupy.ndarray): Initial gradient array.
+        requires_grad (bool): Whether backward computes this variable's
+            gradient.
+
+    >>> import numpy as np
+    >>> x = Variable(np.array([5.], dtype=np.float32))
+    >>> y = x ** 2 - 2 * x + 1
+    >>> y.backward()
+    >>> x.grad
+    array([8.], dtype=float32)
+    """
+
+    __slots__ = ('_data', '_node', '_requires_grad', '_name', '__weakref__')
+    __array_priority__ = 200
+    __hash__ = None
+
+    def __init__(self, data=None, *, name=None, grad=None,
+                 requires_grad=True, **kwargs):
+        if kwargs:
+            if 'volatile' in kwargs:
+                raise ValueError(
+                    'volatile argument is not supported anymore. '
+                    'Use chainer.using_config')
+            raise TypeError(
+                'Variable() got unexpected keyword argument(s): {}'.format(
+                    ', '.join(sorted(kwargs))))
+        if data is not None and not isinstance(data, _array_types()):
+            msg = ('Variable: data must be a numpy or cupy array (or None), '
+                   'but got {}'.format(type(data).__name__))
+            if isinstance(data, (list, tuple, int, float, numpy.generic)):
+                msg += '; wrap it first, e.g. Variable(numpy.asarray(data, ' \
+                       'dtype=numpy.float32))'
+            raise TypeError(msg)
+        if not isinstance(requires_grad, bool):
+            raise TypeError(
+                'Variable: requires_grad must be a bool, got {!r}'.format(
+                    requires_grad))
+        self._data = data
+        self._requires_grad = requires_grad
+        self._name = name
+        self._node = None
+        if grad is not None:
+            self.grad = grad
+
+    # --- the node ---------------------------------------------------------
+
+    @property
+    def node(self):
+        """The :class:`VariableNode` of this variable in the graph."""
+        node = self._node
+        if node is None:
+            node = self._node = VariableNode(self, self._name)
+        return node
+
+    @property
+    def creator_node(self):
+        """The :class:`~chainer.FunctionNode` that made this variable."""
+        node = self._node
+        return None if node is None else node._creator_node
+
+    @creator_node.setter
+    def creator_node(self, func):
+        self.node.creator_node = func
+
+    @property
+    def creator(self):
+        """The function that made this variable (None for a root)."""
+        node = self._node
+        return None if node is None else node.creator
+
+    @creator.setter
+    def creator(self, func):
+        self.node.set_creator(func)
+
+    @property
+    def rank(self):
+        node = self._node
+        return 0 if node is None else node._rank
+
+    @property
+    def requires_grad(self):
+        """Whether backward computes the gradient of this variable."""
+        return self._requires_grad
+
+    def set_creator(self, gen_func):
+        """Notifies the variable that ``gen_func`` is its creator."""
+        self.node.set_creator(gen_func)
+
+    def set_creator_node(self, fnode):
+        """Notifies the variable that ``fnode`` is its creator node."""
+        self.node.creator_node = fnode
+
+    # --- data -------------------------------------------------------------
+
+    @property
+    def array(self):
+        """The underlying data array."""
+        return self._data
+
+    @array.setter
+    def array(self, d):
+        if d is not None and not isinstance(d, _array_types()):
+            raise TypeError(
+                'Variable.array: expected a numpy or cupy array, got '
+                '{}'.format(type(d).__name__))
+        self._data = d
+        node = self._node
+        if node is not None:
+            node.dtype = None if d is None else d.dtype
+            node.shape = None if d is None else d.shape
+            if node.data is not None:
+                node.data = d
+
+    data = array
+    raw_array = array
+
+    @property
+    def shape(self):
+        return self._data.shape
+
+    @property
+    def ndim(self):
+        return self._data.ndim
+
+    @property
+    def size(self):
+        return self._data.size
+
+    @property
+    def dtype(self):
+        return self._data.dtype
+
+    @property
+    def layout(self):
+        return None
+
+    @property
+    def name(self):
+        return self._name
+
+    @name.setter
+    def name(self, n):
+        self._name = n
+        if self._node is not None:
+            self._node.name = n
+
+    @property
+    def label(self):
+        """Short text of the shape and dtype."""
+        if self._data is None:
+            return 'None'
+        shape = self._data.shape
+        if shape == ():
+            return str(self._data.dtype)
+        return '({}), {}'.format(', '.join(map(str, shape)), self._data.dtype)
+
+    @property
+    def xp(self):
+        """The array module (numpy or cupy) of the data."""
+        data = self._data
+        if data is None or isinstance(data, numpy.ndarray):
+            return numpy
+        return backend.get_array_module(data)
+
+    @property
+    def device(self):
+        """The :class:`chainer.backend.Device` holding the data."""
+        return backend.get_device_from_array(self._data)
+
+    @property
+    def T(self):
+        """The transpose (:func:`chainer.functions.transpose`)."""
+        return chainer.functions.transpose(self)
+
+    def item(self):
+        """The single element of the data as a Python scalar."""
+        if self._data is None:
+            raise ValueError('Variable.item: the variable has no data')
+        if self._data.size != 1:
+            raise ValueError(
+                'Variable.item: only a variable of one element can be '
+                'converted to a Python scalar; this one has shape {}'.format(
+                    self._data.shape))
+        return self._data.item()
+
+    def __len__(self):
+        if self._data is None or self._data.ndim == 0:
+            raise TypeError('len() of unsized object')
+        return self._data.shape[0]
+
+    # --- gradient ---------------------------------------------------------
+
+    @property
+    def grad(self):
+        """The gradient array (None when there is none)."""
+        node = self._node
+        if node is None:
+            return None
+        gv = node._grad_var
+        return None if gv is None else gv._data
+
+    @grad.setter
+    def grad(self, g):
+        if g is None:
+            if self._node is not None:
+                self._node._grad_var = None
+            return
+        _check_grad_type(self, g)
+        self.node._grad_var = _new_variable(g)
+
+    @property
+    def grad_var(self):
+        """The gradient as a Variable (None when there is none)."""
+        node = self._node
+        return None if node is None else node._grad_var
+
+    @grad_var.setter
+    def grad_var(self, g):
+        if g is not None:
+            if not isinstance(g, Variable):
+                raise TypeError(
+                    'Variable.grad_var: expected a Variable or None, got '
+                    '{}'.format(type(g).__name__))
+            _check_grad_type(self, g._data)
+            self.node._grad_var = g
+        elif self._node is not None:
+            self._node._grad_var = None
+
+    def cleargrad(self):
+        """Clears the gradient (sets it to None)."""
+        node = self._node
+        if node is not None:
+            node._grad_var = None
+
+    def zerograd(self):
+        """Fills the gradient with zeros.
+
+        .. deprecated:: v1.15
+           Use :meth:`cleargrad` instead.
+        """
+        warnings.warn(
+            'Variable.zerograd is deprecated. Use Variable.cleargrad '
+            'instead.', DeprecationWarning)
+        if self._data is None:
+            return
+        node = self.node
+        gv = node._grad_var
+        if gv is None or gv._data is None:
+            xp = self.xp
+            with chainer.using_device(self.device):
+                node._grad_var = _new_variable(xp.zeros_like(self._data))
+        else:
+            gv.unchain()
+            gv._data.fill(0)
+
+    def addgrad(self, var):
+        """Adds the gradient of ``var`` to the gradient of this variable.
+
+        Works across devices; an uninitialized array here is initialized
+        after ``var``.
+        """
+        if not isinstance(var, Variable):
+            raise TypeError('Variable.addgrad: expected a Variable, got '
+                            '{}'.format(type(var).__name__))
+        src = var.grad_var
+        if src is None:
+            return
+        if self._data is None:
+            self.initialize(var.shape)
+        device = self.device
+        src_data = device.send(src._data)
+        node = self.node
+        dst = node._grad_var
+        if dst is None:
+            node._grad_var = _new_variable(src_data.copy())
+        else:
+            node._grad_var = _new_variable(dst._data + src_data)
+
+    def initialize(self, shape):
+        raise RuntimeError(
+            'Variable.addgrad: this variable has no data and cannot be '
+            'initialized (only a Parameter can)')
+
+    def copydata(self, var):
+        """Copies the data of ``var`` into this variable (across devices)."""
+        if not isinstance(var, Variable):
+            raise TypeError('Variable.copydata: expected a Variable, got '
+                            '{}'.format(type(var).__name__))
+        src = var._data
+        dst = self._data
+        if src is None:
+            if dst is None:
+                return
+            var.initialize(self.shape)
+            src = var._data
+        if dst is None:
+            self.initialize(var.shape)
+            dst = self._data
+        if src.shape != dst.shape:
+            raise ValueError(
+                'Variable.copydata: shape mismatch, this variable has shape '
+                '{} but the source has shape {}'.format(dst.shape, src.shape))
+        backend.copyto(dst, src)
+
+    # --- graph surgery ----------------------------------------------------
+
+    def retain_data(self):
+        """Lets the node keep the data array."""
+        self.node.data = self._data
+
+    def unchain(self):
+        """Deletes the reference to the creator (the node becomes a root)."""
+        node = self._node
+        if node is not None:
+            node.unchain()
+
+    def unchain_backward(self):
+        """Deletes the references between nodes and functions backward.
+
+        After it, backprop stops at this variable, and the part of the graph
+        that nothing else refers to is freed (used for truncated BPTT).
+        """
+        node = self._node
+        if node is None:
+            return
+        stack = [node]
+        seen = set()
+        while stack:
+            n = stack.pop()
+            func = n._creator_node
+            if func is None:
+                continue
+            n.unchain()
+            if id(func) in seen:
+                continue
+            seen.add(id(func))
+            inputs = func.inputs
+            if inputs:
+                stack.extend(inputs)
+            func.unchain()
+
+    # --- backward ---------------------------------------------------------
+
+    def backward(self, retain_grad=False, enable_double_backprop=False,
+                 loss_scale=None, *, retain_graph=True):
+        """Runs error backpropagation from this variable.
+
+        Args:
+            retain_grad (bool): Keep the gradients of intermediate
+                variables (by default they are released as soon as used).
+            enable_double_backprop (bool): Record the backward computation
+                in the graph, so that the gradients can be differentiated
+                again.
+            loss_scale (float): Multiplies the initial error (for float16
+                training); optimizers divide the gradients back.
+            retain_graph (bool): With False, each op's retained arrays are
+                released as soon as its backward has used them, saving
+                memory; a second backward through the graph then raises.
+                (Beyond Chainer, after PyTorch.)
+        """
+        from chainer import _backprop
+        _backprop.backward_from_variable(
+            self, retain_grad, enable_double_backprop, loss_scale,
+            retain_graph)
+
+    # --- devices ----------------------------------------------------------
+
+    def to_device(self, device):
+        """Moves the data and gradient to ``device`` (any device spec)."""
+        device = chainer.get_device(device)
+        if self._data is not None:
+            self.array = device.send(self._data)
+        node = self._node
+        if node is not None and node._grad_var is not None:
+            node._grad_var = _new_variable(device.send(node._grad_var._data))
+
+    def to_cpu(self):
+        """Copies the data and gradient to the CPU."""
+        self.to_device(backend._cpu_device)
+
+    def to_gpu(self, device=None):
+        """Copies the data and gradient to a GPU (the current one by
+        default)."""
+        from chainer.backends import cuda
+        cuda.check_cuda_available()
+        if device is None:
+            device = cuda.cuda.Device().id
+        self.to_device(cuda.GpuDevice.from_device_id(
+            getattr(device, 'id', device)))
+
+    def to_intel64(self):
+        raise RuntimeError('Variable.to_intel64: iDeep is not supported by '
+                           'chainer-ng')
+
+    def to_chx(self):
+        raise RuntimeError('Variable.to_chx: ChainerX is not supported by '
+                           'chainer-ng')
+
+    def from_chx(self):
+        raise RuntimeError('Variable.from_chx: ChainerX is not supported '
+                           'by chainer-ng')
+
+    def as_layout(self, layout):
+        if layout is not None:
+            raise ValueError('Variable.as_layout: only the standard layout '
+                             '(None) is supported')
+        return self
+
+    # --- shape methods ----------------------------------------------------
+
+    def reshape(self, *shape):
+        """Returns a variable of another shape (:func:`F.reshape`)."""
+        if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
+            shape = shape[0]
+        return chainer.functions.reshape(self, tuple(shape))
+
+    def transpose(self, *axes):
+        """Permutes the axes (:func:`F.transpose`); no axes reverses them."""
+        if len(axes) == 0:
+            axes = None
+        elif len(axes) == 1 and (axes[0] is None or
+                                 isinstance(axes[0], (tuple, list))):
+            axes = axes[0]
+        return chainer.functions.transpose(self, axes)
+
+    def mean(self, axis=None, *, weights=None, keepdims=False):
+        """Average along ``axis`` (:func:`F.average`)."""
+        return chainer.functions.average(
+            self, axis=axis, weights=weights, keepdims=keepdims)
+
+    # --- printing ---------------------------------------------------------
+
+    def __repr__(self):
+        return variable_repr(self)
+
+    def __str__(self):
+        return variable_str(self)
+
+    def summary(self):
+        """``'<variable NAME>'``, or ``'<variable at 0x...>'``."""
+        if self._name:
+            return '<variable {}>'.format(self._name)
+        return '<variable at 0x{:x}>'.format(id(self))
+
+    def debug_print(self):
+        """A multi-line report of the variable: device, shape, dtype,
+        statistics of the data and the gradient."""
+        data = self._data
+        lines = [self.summary()]
+        if data is None:
+            lines.append('- data: None')
+        else:
+            xp = self.xp
+            lines.append('- device: {}'.format(
+                'CPU' if xp is numpy else self.device))
+            lines.append('- backend: {}'.format(type(data)))
+            lines.append('- shape: {}'.format(data.shape))
+            lines.append('- dtype: {}'.format(data.dtype))
+            lines.append('- statistics: {}'.format(_stats(data)))
+        grad = self.grad
+        if grad is None:
+            lines.append('- grad: None')
+        elif (grad == 0).all():
+            lines.append('- grad: 0')
+        else:
+            lines.append('- grad: {}'.format(_stats(grad)))
+        return '\n'.join(lines)
+
+    # --- Python protocol --------------------------------------------------
+
+    def __pos__(self):
+        return self
+
+    def __copy__(self):
+        v = Variable.__new__(type(self))
+        v._data = self._data
+        v._node = None
+        v._requires_grad = self._requires_grad
+        v._name = self._name
+        if self._node is not None and self._node._grad_var is not None:
+            v.node._grad_var = self._node._grad_var
+        return v
+
+    def __reduce__(self):
+        return _rebuild_variable, (type(self), self._data, self._name,
+                                   self.grad, self._requires_grad)
+
+    def _compare_error(self, op):
+        raise TypeError('Variables do not support {} operator. '
+                        'You could use `array` attribute instead.'.format(op))
+
+    def __lt__(self, other):
+        self._compare_error('<')
+
+    def __le__(self, other):
+        self._compare_error('<=')
+
+    def __eq__(self, other):
+        self._compare_error('==')
+
+    def __ne__(self, other):
+        self._compare_error('!=')
+
+    def __gt__(self, other):
+        self._compare_error('>')
+
+    def __ge__(self, other):
+        self._compare_error('>=')
+
+    def __bool__(self):
+        raise TypeError('Variables cannot be evaluated as Python bool.')
+
+    __nonzero__ = __bool__
+
+
+def _rebuild_variable(cls, data, name, grad, requires_grad):
+    if cls is Variable:
+        return Variable(data, name=name, grad=grad,
+                        requires_grad=requires_grad)
+    v = cls.__new__(cls)
+    Variable.__init__(v, data, name=name, grad=grad,
+                      requires_grad=requires_grad)
+    return v
+
+
+def _stats(a):
+    return 'mean={:.8f}, std={:.8f}'.format(float(a.mean()), float(a.std()))
+
+
+def _array_text(arr, prefix):
+    if arr is None:
+        return 'None'
+    if arr.size > 0 or arr.shape == (0,):
+        return numpy.array2string(backend._cpu_device.send(arr),
+                                  separator=', ', prefix=prefix + '(')
+    return '[], shape={!r}'.format(arr.shape)
+
+
+def variable_repr(var):
+    """The ``repr`` of a variable: ``variable name([...])``."""
+    prefix = 'variable ' + var.name if var.name else 'variable'
+    return '{}({})'.format(prefix, _array_text(var._data, prefix))
+
+
+def variable_str(var):
+    """The ``str`` of a variable."""
+    prefix = 'variable ' + var.name if var.name else 'variable'
+    arr = var._data
+    if arr is None:
+        text = 'None'
+    else:
+        text = numpy.array2string(backend._cpu_device.send(arr),
+                                  prefix=prefix + '(')
+    return '{}({})'.format(prefix, text)
+
+
+def as_variable(obj):
+    """Returns ``obj`` if it is a Variable, else wraps it in one that does
+    not require a gradient."""
+    if isinstance(obj, Variable):
+        return obj
+    return Variable(obj, requires_grad=False)
+
+
+def as_array(obj):
+    """Returns the array of a Variable, or ``obj`` unchanged."""
+    if isinstance(obj, Variable):
+        return obj._data
+    return obj
+
+
+class Parameter(Variable):
+    """Parameter(initializer=None, shape=None, name=None)
+
+    A Variable that a :class:`~chainer.Link` holds and an optimizer
+    updates.  It can be created before its shape is known and initialized
+    later (lazy initialization).
+
+    Args:
+        initializer: An array (used as the data), a scalar (a constant
+            initializer), an initializer callable, or None (NaN until
+            initialized).
+        shape (int or tuple): The shape; with it the data is made at once.
+        name (str): Name of the parameter.
+
+    >>> import numpy as np
+    >>> from chainer import initializers
+    >>> p = Parameter(initializers.Constant(2.), (2,))
+    >>> p.array
+    array([2., 2.], dtype=float32)
+    """
+
+    __array_priority__ = 200
+    _initial_device = None
+
+    def __init__(self, initializer=None, shape=None, name=None, **kwargs):
+        from chainer import initializers
+        layout = kwargs.pop('layout', None)
+        if kwargs:
+            raise TypeError('Parameter() got unexpected keyword argument(s): '
+                            '{}'.format(', '.join(sorted(kwargs))))
+        if layout is not None:
+            raise ValueError('Parameter: only the standard layout is '
+                             'supported')
+        if initializer is None:
+            initializer = initializers.NaN()
+        elif numpy.isscalar(initializer) and \
+                not isinstance(initializer, (str, bytes)):
+            initializer = initializers.Constant(initializer)
+        self.update_rule = None
+        self._initial_device = backend._cpu_device
+        if shape is None:
+            if isinstance(initializer, _array_types()):
+                super().__init__(initializer, name=name)
+                self.initializer = initializers.Constant(initializer)
+                self._set_nan_grad()
+                return
+            super().__init__(name=name)
+            self.initializer = initializer
+            return
+        super().__init__(
+            initializers.generate_array(initializer, shape, numpy),
+            name=name)
+        self.initializer = initializer
+        self._set_nan_grad()
+
+    def _set_nan_grad(self):
+        data = self._data
+        g = self.xp.full_like(data, numpy.nan) if data.dtype.kind == 'f' \
+            else self.xp.zeros_like(data)
+        self.node._grad_var = _new_variable(g)
+
+    @property
+    def is_initialized(self):
+        """Whether the data array exists."""
+        return self._data is not None
+
+    @property
+    def dtype(self):
+        if self._data is not None:
+            return self._data.dtype
+        return numpy.dtype(getattr(self.initializer, 'dtype', None) or
+                           chainer.get_dtype())
+
+    def initialize(self, shape):
+        """Makes the data array of the given shape with the initializer."""
+        from chainer import initializers
+        device = self._initial_device or backend._cpu_device
+        data = initializers.generate_array(
+            self.initializer, shape, device.xp, device=device)
+        self.array = data
+        self._set_nan_grad()
+
+    def cleargrad(self):
+        node = self._node
+        if node is not None:
+            node._grad_var = None
+
+    def zerograd(self):
+        super().zerograd()
+
+    def update(self):
+        """Updates the data with its update rule (if any)."""
+        if self.update_rule is not None:
+            if not self.update_rule.enabled:
+                return
+            self.update_rule.update(self)
+
+    def to_device(self, device):
+        device = chainer.get_device(device)
+        if self._data is None:
+            self._initial_device = device
+            return
+        super().to_device(device)
+        self._initial_device = device
+
+    def to_gpu(self, device=None):
+        from chainer.backends import cuda
+        cuda.check_cuda_available()
+        if device is None:
+            device = cuda.cuda.Device().id
+        self.to_device(cuda.GpuDevice.from_device_id(
+            getattr(device, 'id', device)))
+
+    def __copy__(self):
+        p = Parameter.__new__(type(self))
+        Variable.__init__(p, self._data, name=self._name)
+        if self.grad is not None:
+            p.node._grad_var = _new_variable(self.grad)
+        p.initializer = self.initializer
+        p.update_rule = self.update_rule
+        p._initial_device = self._initial_device
+        return p
+
+    def __deepcopy__(self, memo):
+        p = Parameter.__new__(type(self))
+        Variable.__init__(p, _copy.deepcopy(self._data, memo),
+                          name=self._name)
+        if self.grad is not None:
+            p.node._grad_var = _new_variable(self.grad.copy())
+        p.initializer = self.initializer
+        p.update_rule = _copy.deepcopy(self.update_rule, memo)
+        p._initial_device = self._initial_device
+        return p
+
+    def __reduce__(self):
+        return _rebuild_parameter, (self._data, self._name, self.grad,
+                                    self.initializer, self.update_rule,
+                                    self._initial_device)
+
+
+def _rebuild_parameter(data, name, grad, initializer, update_rule, device):
+    p = Parameter(initializer if data is None else data, name=name)
+    if data is not None:
+        p.initializer = initializer
+        if grad is not None:
+            p.node._grad_var = _new_variable(grad)
+        else:
+            p.cleargrad()
+    p.update_rule = update_rule
+    p._initial_device = device
+    return p
+
