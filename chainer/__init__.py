@@ -26,6 +26,7 @@ from chainer.function_hook import FunctionHook, get_function_hooks  # NOQA
 from chainer import utils  # NOQA
 from chainer import functions  # NOQA
 from chainer import initializers  # NOQA
+from chainer import gradient_check  # NOQA
 
 from chainer._defaults import mixed16  # NOQA
 

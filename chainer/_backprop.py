@@ -41,7 +41,7 @@ def _fit(func, index, node, gx):
     data = gx._data
     shape = node.shape
     if data.shape != shape:
-        from chainer.functions.array.sum import sum_to
+        from chainer.functions.math.sum import sum_to
         try:
             gx = sum_to(gx, shape)
         except ValueError:

@@ -257,6 +257,15 @@ class FunctionNode:
 
     def _check_data_type_forward(self, in_data):
         from chainer.utils import type_check
+        # First on plain values (cheap); only if that fails, again with
+        # expressions, to build the message.
+        in_type = type_check.get_light_types(in_data)
+        try:
+            with type_check.light_mode:
+                self.check_type_forward(in_type)
+            return
+        except type_check.InvalidType:
+            pass
         in_type = type_check.get_types(in_data, 'in_types', False)
         with type_check.get_function_check_context(self):
             self.check_type_forward(in_type)

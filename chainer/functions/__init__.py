@@ -1,19 +1,258 @@
-"""``chainer.functions`` (F): the differentiable functions."""
+"""``chainer.functions`` (F): the differentiable functions.
 
-from chainer.functions.array.broadcast import broadcast, broadcast_to  # NOQA
-from chainer.functions.array.cast import cast  # NOQA
-from chainer.functions.array.copy import copy  # NOQA
-from chainer.functions.array.get_item import get_item  # NOQA
-from chainer.functions.array.reshape import reshape  # NOQA
-from chainer.functions.array.transpose import transpose  # NOQA
-from chainer.functions.math.average import average  # NOQA
-from chainer.functions.math.basic_math import absolute, add  # NOQA
-from chainer.functions.math.exponential import exp, log, log10, log2  # NOQA
-from chainer.functions.math.identity import identity  # NOQA
-from chainer.functions.math.matmul import batch_matmul, matmul  # NOQA
-from chainer.functions.math.sum import sum, sum_to  # NOQA
+Every name of Chainer's F, with the module that defines it (the family
+folders mirror Chainer's, so ``chainer.functions.activation.relu.ReLU``
+and the like keep their paths).  A module not written yet is skipped, so
+its names are missing from F rather than half there.
+"""
 
-mean = average
+import importlib as _importlib
+import importlib.util as _importlib_util
+
+_NAMES = {
+    # activation
+    'clipped_relu': 'activation.clipped_relu',
+    'crelu': 'activation.crelu',
+    'elu': 'activation.elu',
+    'hard_sigmoid': 'activation.hard_sigmoid',
+    'leaky_relu': 'activation.leaky_relu',
+    'log_softmax': 'activation.log_softmax',
+    'maxout': 'activation.maxout',
+    'prelu': 'activation.prelu',
+    'relu': 'activation.relu',
+    'relu6': 'activation.clipped_relu',
+    'rrelu': 'activation.rrelu',
+    'selu': 'activation.selu',
+    'sigmoid': 'activation.sigmoid',
+    'softmax': 'activation.softmax',
+    'softplus': 'activation.softplus',
+    'swish': 'activation.swish',
+    'tanh': 'activation.tanh',
+    # array
+    'as_strided': 'array.as_strided',
+    'broadcast': 'array.broadcast',
+    'broadcast_to': 'array.broadcast',
+    'cast': 'array.cast',
+    'concat': 'array.concat',
+    'copy': 'array.copy',
+    'depth2space': 'array.depth2space',
+    'diagonal': 'array.diagonal',
+    'dstack': 'array.dstack',
+    'expand_dims': 'array.expand_dims',
+    'flatten': 'array.flatten',
+    'flip': 'array.flip',
+    'fliplr': 'array.fliplr',
+    'flipud': 'array.flipud',
+    'get_item': 'array.get_item',
+    'hstack': 'array.hstack',
+    'im2col': 'array.im2col',
+    'moveaxis': 'array.moveaxis',
+    'pad': 'array.pad',
+    'pad_sequence': 'array.pad_sequence',
+    'permutate': 'array.permutate',
+    'repeat': 'array.repeat',
+    'reshape': 'array.reshape',
+    'resize_images': 'array.resize_images',
+    'rollaxis': 'array.rollaxis',
+    'scatter_add': 'array.scatter_add',
+    'select_item': 'array.select_item',
+    'separate': 'array.separate',
+    'space2depth': 'array.space2depth',
+    'spatial_transformer_grid': 'array.spatial_transformer_grid',
+    'spatial_transformer_sampler': 'array.spatial_transformer_sampler',
+    'split_axis': 'array.split_axis',
+    'squeeze': 'array.squeeze',
+    'stack': 'array.stack',
+    'swapaxes': 'array.swapaxes',
+    'tile': 'array.tile',
+    'transpose': 'array.transpose',
+    'transpose_sequence': 'array.transpose_sequence',
+    'vstack': 'array.vstack',
+    'where': 'array.where',
+    # connection
+    'bilinear': 'connection.bilinear',
+    'convolution_1d': 'connection.convolution_nd',
+    'convolution_2d': 'connection.convolution_2d',
+    'convolution_3d': 'connection.convolution_nd',
+    'convolution_nd': 'connection.convolution_nd',
+    'deconvolution_1d': 'connection.deconvolution_nd',
+    'deconvolution_2d': 'connection.deconvolution_2d',
+    'deconvolution_3d': 'connection.deconvolution_nd',
+    'deconvolution_nd': 'connection.deconvolution_nd',
+    'deformable_convolution_2d_sampler': 'connection.deformable_convolution_2d_sampler',
+    'depthwise_convolution_2d': 'connection.depthwise_convolution_2d',
+    'dilated_convolution_2d': 'connection.dilated_convolution_2d',
+    'embed_id': 'connection.embed_id',
+    'linear': 'connection.linear',
+    'local_convolution_2d': 'connection.local_convolution_2d',
+    'shift': 'connection.shift',
+    # evaluation
+    'accuracy': 'evaluation.accuracy',
+    'binary_accuracy': 'evaluation.binary_accuracy',
+    'classification_summary': 'evaluation.classification_summary',
+    'f1_score': 'evaluation.classification_summary',
+    'precision': 'evaluation.classification_summary',
+    'r2_score': 'evaluation.r2_score',
+    'recall': 'evaluation.classification_summary',
+    # loss
+    'absolute_error': 'loss.absolute_error',
+    'argmax_crf1d': 'loss.crf1d',
+    'bernoulli_nll': 'loss.vae',
+    'black_out': 'loss.black_out',
+    'connectionist_temporal_classification': 'loss.ctc',
+    'contrastive': 'loss.contrastive',
+    'crf1d': 'loss.crf1d',
+    'cross_covariance': 'loss.cross_covariance',
+    'decov': 'loss.decov',
+    'discriminative_margin_based_clustering_loss': 'loss.discriminative_loss',
+    'gaussian_kl_divergence': 'loss.vae',
+    'gaussian_nll': 'loss.vae',
+    'hinge': 'loss.hinge',
+    'huber_loss': 'loss.huber_loss',
+    'mean_absolute_error': 'loss.mean_absolute_error',
+    'mean_squared_error': 'loss.mean_squared_error',
+    'negative_sampling': 'loss.negative_sampling',
+    'sigmoid_cross_entropy': 'loss.sigmoid_cross_entropy',
+    'softmax_cross_entropy': 'loss.softmax_cross_entropy',
+    'squared_difference': 'loss.squared_error',
+    'squared_error': 'loss.squared_error',
+    'triplet': 'loss.triplet',
+    # math
+    'absolute': 'math.basic_math',
+    'add': 'math.basic_math',
+    'arccos': 'math.trigonometric',
+    'arcsin': 'math.trigonometric',
+    'arctan': 'math.trigonometric',
+    'arctan2': 'math.trigonometric',
+    'arctanh': 'math.arctanh',
+    'argmax': 'math.minmax',
+    'argmin': 'math.minmax',
+    'average': 'math.average',
+    'batch_det': 'math.det',
+    'batch_inv': 'math.inv',
+    'batch_l2_norm_squared': 'math.batch_l2_norm_squared',
+    'batch_matmul': 'math.matmul',
+    'bias': 'math.bias',
+    'ceil': 'math.ceil',
+    'cholesky': 'math.cholesky',
+    'clip': 'math.clip',
+    'cos': 'math.trigonometric',
+    'cosh': 'math.hyperbolic',
+    'cumprod': 'math.cumprod',
+    'cumsum': 'math.cumsum',
+    'det': 'math.det',
+    'digamma': 'math.digamma',
+    'einsum': 'math.einsum',
+    'erf': 'math.erf',
+    'erfc': 'math.erfc',
+    'erfcinv': 'math.erfcinv',
+    'erfcx': 'math.erfcx',
+    'erfinv': 'math.erfinv',
+    'exp': 'math.exponential',
+    'expm1': 'math.exponential_m1',
+    'fft': 'math.fft',
+    'fix': 'math.fix',
+    'floor': 'math.floor',
+    'fmod': 'math.fmod',
+    'identity': 'math.identity',
+    'ifft': 'math.fft',
+    'inv': 'math.inv',
+    'lgamma': 'math.lgamma',
+    'linear_interpolate': 'math.linear_interpolate',
+    'log': 'math.exponential',
+    'log10': 'math.exponential',
+    'log1p': 'math.logarithm_1p',
+    'log2': 'math.exponential',
+    'log_ndtr': 'math.log_ndtr',
+    'logsumexp': 'math.logsumexp',
+    'matmul': 'math.matmul',
+    'max': 'math.minmax',
+    'maximum': 'math.maximum',
+    'min': 'math.minmax',
+    'minimum': 'math.minimum',
+    'ndtr': 'math.ndtr',
+    'ndtri': 'math.ndtri',
+    'polygamma': 'math.polygamma',
+    'prod': 'math.prod',
+    'rsqrt': 'math.sqrt',
+    'scale': 'math.scale',
+    'sign': 'math.sign',
+    'sin': 'math.trigonometric',
+    'sinh': 'math.hyperbolic',
+    'sparse_matmul': 'math.sparse_matmul',
+    'sqrt': 'math.sqrt',
+    'square': 'math.square',
+    'sum': 'math.sum',
+    'sum_to': 'math.sum',
+    'tan': 'math.trigonometric',
+    'tensordot': 'math.tensordot',
+    'zeta': 'math.zeta',
+    # noise
+    'dropout': 'noise.dropout',
+    'gaussian': 'noise.gaussian',
+    'gumbel_softmax': 'noise.gumbel_softmax',
+    'simplified_dropconnect': 'noise.simplified_dropconnect',
+    'zoneout': 'noise.zoneout',
+    # normalization
+    'batch_normalization': 'normalization.batch_normalization',
+    'batch_renormalization': 'normalization.batch_renormalization',
+    'decorrelated_batch_normalization': 'normalization.decorrelated_batch_normalization',
+    'fixed_batch_normalization': 'normalization.batch_normalization',
+    'fixed_batch_renormalization': 'normalization.batch_renormalization',
+    'fixed_decorrelated_batch_normalization': 'normalization.decorrelated_batch_normalization',
+    'group_normalization': 'normalization.group_normalization',
+    'layer_normalization': 'normalization.layer_normalization',
+    'local_response_normalization': 'normalization.local_response_normalization',
+    'normalize': 'normalization.l2_normalization',
+    # pooling
+    'average_pooling_1d': 'pooling.average_pooling_nd',
+    'average_pooling_2d': 'pooling.average_pooling_2d',
+    'average_pooling_3d': 'pooling.average_pooling_nd',
+    'average_pooling_nd': 'pooling.average_pooling_nd',
+    'max_pooling_1d': 'pooling.max_pooling_nd',
+    'max_pooling_2d': 'pooling.max_pooling_nd',
+    'max_pooling_3d': 'pooling.max_pooling_nd',
+    'max_pooling_nd': 'pooling.max_pooling_nd',
+    'roi_average_align_2d': 'pooling.roi_average_align_2d',
+    'roi_average_pooling_2d': 'pooling.roi_average_pooling_2d',
+    'roi_max_align_2d': 'pooling.roi_max_align_2d',
+    'roi_max_pooling_2d': 'pooling.roi_max_pooling_2d',
+    'roi_pooling_2d': 'pooling.roi_pooling_2d',
+    'spatial_pyramid_pooling_2d': 'pooling.spatial_pyramid_pooling_2d',
+    'unpooling_1d': 'pooling.unpooling_nd',
+    'unpooling_2d': 'pooling.unpooling_2d',
+    'unpooling_3d': 'pooling.unpooling_nd',
+    'unpooling_nd': 'pooling.unpooling_nd',
+    'upsampling_2d': 'pooling.upsampling_2d',
+    # rnn
+    'lstm': 'rnn.lstm',
+    'n_step_bigru': 'rnn.n_step_gru',
+    'n_step_bilstm': 'rnn.n_step_lstm',
+    'n_step_birnn': 'rnn.n_step_rnn',
+    'n_step_gru': 'rnn.n_step_gru',
+    'n_step_lstm': 'rnn.n_step_lstm',
+    'n_step_rnn': 'rnn.n_step_rnn',
+    'slstm': 'rnn.slstm',
+    'tree_lstm': 'rnn.tree_lstm',
+    # util
+    'forget': 'util.forget',
+}
+
+
+def _load():
+    modules = {}
+    for name, path in _NAMES.items():
+        module = modules.get(path)
+        if module is None:
+            full = 'chainer.functions.' + path
+            if _importlib_util.find_spec(full) is None:
+                continue
+            module = modules[path] = _importlib.import_module(full)
+        globals()[name] = getattr(module, name)
+
+
+_load()
+mean = average  # NOQA
 
 from chainer.functions.math import basic_math as _basic_math  # NOQA
 from chainer.functions.array import get_item as _get_item  # NOQA

@@ -10,17 +10,21 @@ def invalid_type(func, expect, actual):
     """An InvalidType for ``func`` (a FunctionNode or a label)."""
     from chainer.utils import type_check
     label = func if isinstance(func, str) else func.label
-    err = type_check.InvalidType(expect, actual)
-    err.func_label = label
-    return err
+    msg = '\nInvalid operation is performed in: {} (Forward)\n\n' \
+        'Expect: {}\nActual: {}'.format(label, expect, actual)
+    return type_check.InvalidType(expect, actual, msg)
 
 
 def broadcast_error(func, *shapes, names=('lhs', 'rhs')):
+    # Chainer's own text, after a header that names the function.
+    from chainer.utils import type_check
+    label = func if isinstance(func, str) else func.label
     lines = '\n'.join('{}.shape = {}'.format(n, s)
                       for n, s in zip(names, shapes))
-    return invalid_type(
-        func, 'shapes broadcastable to each other',
-        'cannot broadcast inputs of the following shapes:\n' + lines)
+    return type_check.InvalidType(
+        'shapes broadcastable to each other', lines,
+        '\nInvalid operation is performed in: {} (Forward)\n\ncannot '
+        'broadcast inputs of the following shapes:\n{}'.format(label, lines))
 
 
 def check_float(func, x, name='x'):

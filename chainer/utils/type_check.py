@@ -480,14 +480,20 @@ class BoolBinaryOperator(BinaryOperator, Testable):
 class LightMode:
     """Context manager for light mode (see :data:`light_mode`)."""
 
-    __slots__ = ('_previous',)
+    # One shared instance, entered from any thread and possibly nested: the
+    # previous states live on a per-thread stack, not on the instance.
+    __slots__ = ()
 
     def __enter__(self):
-        self._previous = _thread_local.light_mode
-        _thread_local.light_mode = True
+        local = _thread_local
+        if 'saved' not in local.__dict__:
+            local.saved = []
+        local.saved.append(local.light_mode)
+        local.light_mode = True
 
     def __exit__(self, typ, value, traceback):
-        _thread_local.light_mode = self._previous
+        local = _thread_local
+        local.light_mode = local.saved.pop()
 
 
 #: In this context the checks take the arrays themselves and plain bools.

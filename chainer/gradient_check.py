@@ -1,0 +1,354 @@
+"""Checks of analytic gradients against numerical ones.
+
+:func:`check_backward` compares the gradient that backward computes with a
+central difference taken along one random direction of all inputs at once:
+two extra forward passes, whatever the size of the inputs.
+"""
+
+import numpy
+
+import chainer
+from chainer import backend
+from chainer.testing.array import assert_allclose  # NOQA
+from chainer.variable import Variable
+
+
+class NondifferentiableError(Exception):
+    """The function is not differentiable at the point given."""
+
+
+def _as_tuple(x):
+    if x is None:
+        return ()
+    if isinstance(x, tuple):
+        return x
+    if isinstance(x, list):
+        return tuple(x)
+    return (x,)
+
+
+def _to_float64(a):
+    xp = backend.get_array_module(a)
+    return xp.asarray(a, dtype=numpy.float64)
+
+
+def _nondifferentiable(values, eps, diff_atol, diff_rtol):
+    """Whether the values at x + k eps (k = -2..2) show a kink: for a
+    smooth function the second differences are nearly equal."""
+    f = [_to_float64(v) for v in values]
+    d = [f[i + 1] - f[i] for i in range(4)]
+    dd = [d[i + 1] - d[i] for i in range(3)]
+    xp = backend.get_array_module(f[0])
+    scale = xp.maximum(xp.maximum(abs(d[1]), abs(d[2])), 0)
+    tol = diff_atol * eps + diff_rtol * scale
+    for i in range(3):
+        for j in range(i + 1, 3):
+            if bool((abs(dd[i] - dd[j]) > tol + 1e-12).any()):
+                return True
+    return False
+
+
+def numerical_grad(f, inputs, grad_outputs, eps=1e-3,
+                   detect_nondifferentiable=False, diff_atol=0,
+                   diff_rtol=1e-2, center_outputs=None):
+    """Computes numerical gradients by central differences.
+
+    Args:
+        f: A function of no arguments returning a tuple of output arrays;
+            it reads ``inputs``, which are perturbed in place.
+        inputs (tuple of arrays): The inputs to differentiate against.
+        grad_outputs (tuple of arrays): The gradients of the outputs (None
+            entries stand for zeros).
+        eps (float or tuple): The step (one per input, or one for all).
+        detect_nondifferentiable (bool): Raise
+            :class:`NondifferentiableError` where the function shows a kink
+            within ``2 eps`` of a point.
+        diff_atol, diff_rtol (float): Tolerances of that detection.
+        center_outputs: Outputs at the unperturbed inputs (computed when
+            needed and not given).
+
+    Returns:
+        A tuple of gradient arrays, one per input, in the inputs' dtypes.
+    """
+    inputs = tuple(inputs)
+    grad_outputs = tuple(grad_outputs)
+    if numpy.isscalar(eps):
+        eps = (eps,) * len(inputs)
+    elif len(eps) != len(inputs):
+        raise ValueError('numerical_grad: eps must be a scalar or have one '
+                         'entry per input')
+
+    def evaluate():
+        ys = f()
+        if not isinstance(ys, (tuple, list)):
+            ys = (ys,)
+        out = []
+        for y in ys:
+            y = getattr(y, 'array', y)
+            out.append(None if y is None else _to_float64(y).copy())
+        return out
+
+    def project(ys):
+        total = 0.
+        for y, gy in zip(ys, grad_outputs):
+            if y is None or gy is None:
+                continue
+            total = total + (y * _to_float64(gy)).sum()
+        return total
+
+    grads = []
+    for x, e in zip(inputs, eps):
+        xp = backend.get_array_module(x)
+        gx = numpy.zeros(x.shape, dtype=numpy.float64)
+        flat = x.reshape(-1) if x.flags.c_contiguous else None
+        for i in numpy.ndindex(x.shape):
+            orig = x[i].copy()
+            steps = (-2, -1, 0, 1, 2) if detect_nondifferentiable else (1, -1)
+            values = []
+            for k in steps:
+                if k == 0:
+                    x[i] = orig
+                else:
+                    x[i] = orig + k * e
+                values.append(project(evaluate()))
+            x[i] = orig
+            if detect_nondifferentiable:
+                if _nondifferentiable(values, e, diff_atol, diff_rtol):
+                    raise NondifferentiableError(
+                        'numerical_grad: the function is not differentiable '
+                        'at input element {} (eps={})'.format(i, e))
+                g = (values[3] - values[1]) / (2 * e)
+            else:
+                g = (values[0] - values[1]) / (2 * e)
+            gx[i] = float(g)
+        del flat
+        grads.append(xp.asarray(gx).astype(x.dtype, copy=False)
+                     if x.dtype.kind == 'f' else xp.asarray(gx))
+    return tuple(grads)
+
+
+def _filter_list(lst, ignore):
+    return [x for x, skip in zip(lst, ignore) if not skip]
+
+
+def check_backward(func, x_data, y_grad, params=(), eps=1e-3, atol=1e-5,
+                   rtol=1e-4, no_grads=None, dtype=None,
+                   detect_nondifferentiable=False):
+    """Tests the backward of ``func`` against numerical gradients.
+
+    Args:
+        func: A function taking Variables and returning a Variable or a
+            tuple of Variables.
+        x_data (array or tuple of arrays): The inputs.
+        y_grad (array or tuple of arrays or None): The gradients of the
+            outputs; None means the output is a scalar (gradient one).
+        params (Variable or tuple of Variables): Parameters used by
+            ``func`` whose gradients are checked too.
+        eps (float): Step of the central difference.
+        atol, rtol (float): Tolerances of the comparison.
+        no_grads (list of bool): Inputs whose gradients are not checked
+            (by default, the non-float ones).
+        dtype: If given, the numerical gradient is computed with the inputs
+            (and params) cast to this float dtype.
+        detect_nondifferentiable (bool): Raise
+            :class:`NondifferentiableError` near a kink.
+
+    Raises:
+        AssertionError: The gradients disagree.
+
+    >>> import numpy as np
+    >>> import chainer.functions as F
+    >>> x = np.array([1., 2.], np.float64)
+    >>> check_backward(F.exp, x, np.ones(2))
+    """
+    x_data = _as_tuple(x_data)
+    params = _as_tuple(params)
+    if dtype is not None and numpy.dtype(dtype).kind != 'f':
+        raise ValueError('check_backward: dtype must be a float type, got '
+                         '{}'.format(dtype))
+    xs = []
+    for x in x_data:
+        if isinstance(x, Variable):
+            x = x.array
+        xs.append(Variable(x, requires_grad=x.dtype.kind == 'f'))
+    if no_grads is None:
+        no_grads = [x.dtype.kind != 'f' for x in xs]
+    elif len(no_grads) != len(xs):
+        raise ValueError(
+            'check_backward: no_grads has {} entries but there are {} '
+            'inputs'.format(len(no_grads), len(xs)))
+    for x, skip in zip(xs, no_grads):
+        if not skip and x.dtype.kind != 'f':
+            raise ValueError('check_backward: a non-float input (dtype {}) '
+                             'must be listed in no_grads'.format(x.dtype))
+    xs = tuple(Variable(x.array, requires_grad=not skip)
+               for x, skip in zip(xs, no_grads))
+
+    ys = _as_tuple(func(*xs))
+    for y in ys:
+        if not isinstance(y, Variable):
+            raise TypeError('check_backward: func must return Variables, '
+                            'got {}'.format(type(y).__name__))
+    if y_grad is None:
+        for y in ys:
+            if y.size != 1:
+                raise ValueError(
+                    'check_backward: y_grad is None but an output has shape '
+                    '{} (None is only for scalar outputs)'.format(y.shape))
+        y_grad = tuple(y.xp.ones_like(y.array) for y in ys)
+    else:
+        y_grad = _as_tuple(y_grad)
+        if len(y_grad) != len(ys):
+            raise ValueError(
+                'check_backward: func returned {} outputs but y_grad has {} '
+                'entries'.format(len(ys), len(y_grad)))
+
+    targets = list(_filter_list(xs, no_grads)) + list(params)
+    for p in params:
+        p.cleargrad()
+    outs = [(y, gy) for y, gy in zip(ys, y_grad) if gy is not None]
+    if not targets:
+        return
+    if outs:
+        gxs = chainer.grad([y for y, _ in outs], targets,
+                           grad_outputs=[Variable(gy) for _, gy in outs])
+    else:
+        gxs = [None] * len(targets)
+
+    for t, g in zip(targets, gxs):
+        if g is None:
+            continue
+        if g.shape != t.shape:
+            raise AssertionError(
+                'check_backward: the gradient has shape {} but its variable '
+                'has shape {}'.format(g.shape, t.shape))
+        if g.dtype != t.dtype:
+            raise AssertionError(
+                'check_backward: the gradient has dtype {} but its variable '
+                'has dtype {}'.format(g.dtype, t.dtype))
+
+    # One random direction for all targets, of unit norm.
+    xp = backend.get_array_module(targets[0].array)
+    rng = numpy.random
+    directions = [rng.normal(size=t.shape) for t in targets]
+    norm = numpy.sqrt(sum(float((d * d).sum()) for d in directions))
+    if norm == 0:
+        return
+    directions = [xp.asarray(d / norm) for d in directions]
+
+    analytic = 0.
+    for g, d in zip(gxs, directions):
+        if g is not None:
+            analytic += float((_to_float64(g.array) * d).sum())
+
+    casted_x = [x.array if dtype is None or x.dtype.kind != 'f'
+                else x.array.astype(dtype) for x in xs]
+    base_params = [p.array for p in params]
+    delta = xp.zeros((), dtype=numpy.float64)
+    target_is_x = [not s for s in no_grads]
+
+    def f():
+        inputs = []
+        k = 0
+        for x, is_target in zip(casted_x, target_is_x):
+            if is_target:
+                x = (x + (delta * directions[k]).astype(x.dtype))
+                k += 1
+            inputs.append(Variable(x, requires_grad=is_target))
+        for p, base in zip(params, base_params):
+            step = (delta * directions[k]).astype(base.dtype)
+            p.array = (base.astype(dtype) if dtype is not None else base) + \
+                step.astype(dtype if dtype is not None else base.dtype)
+            k += 1
+        out = _as_tuple(func(*inputs))
+        return tuple(y.array for y, gy in zip(out, y_grad)
+                     if gy is not None)
+
+    gys = tuple(gy for gy in y_grad if gy is not None)
+    try:
+        numerical, = numerical_grad(
+            f, (delta,), gys, eps=eps,
+            detect_nondifferentiable=detect_nondifferentiable)
+    finally:
+        for p, base in zip(params, base_params):
+            p.array = base
+    numerical = float(numerical)
+    tol = atol + rtol * abs(numerical)
+    if not abs(numerical - analytic) <= tol:
+        raise AssertionError(
+            'check_backward failed (eps={} atol={} rtol={})\n'
+            'directional derivative along a random direction:\n'
+            '  numerical: {}\n  analytic:  {}\n  difference: {} > '
+            'tolerance {}\ninputs: {}\ngradients: {}'.format(
+                eps, atol, rtol, numerical, analytic,
+                abs(numerical - analytic), tol,
+                ', '.join('{} {}'.format(t.shape, t.dtype) for t in targets),
+                ', '.join('None' if g is None else
+                          '{} {}'.format(g.shape, g.dtype) for g in gxs)))
+
+
+def check_double_backward(func, x_data, y_grad, x_grad_grad, params=(),
+                          params_grad_grad=(), eps=1e-3, atol=1e-4,
+                          rtol=1e-3, no_grads=None, dtype=None,
+                          detect_nondifferentiable=False):
+    """Tests the second-order gradient of ``func`` numerically.
+
+    It runs :func:`check_backward` on the function that maps the inputs
+    (and the output gradients) to the first-order gradients, computed with
+    ``enable_double_backprop``.
+
+    Args:
+        func: The function (as for :func:`check_backward`).
+        x_data: The inputs.
+        y_grad: The gradients of the outputs (None for a scalar output).
+        x_grad_grad: The gradients of the first-order input gradients.
+        params, params_grad_grad: Parameters and the gradients of their
+            first-order gradients.
+        Others: as for :func:`check_backward`.
+    """
+    x_data = _as_tuple(x_data)
+    params = _as_tuple(params)
+    x_grad_grad = _as_tuple(x_grad_grad)
+    params_grad_grad = _as_tuple(params_grad_grad)
+    n_x = len(x_data)
+    scalar_output = y_grad is None
+    y_grad = () if scalar_output else _as_tuple(y_grad)
+    n_y = len(y_grad)
+
+    if no_grads is None:
+        no_grads = [getattr(x, 'dtype', numpy.dtype('f')).kind != 'f'
+                    for x in x_data]
+    y_grad_inputs = tuple(gy for gy in y_grad if gy is not None)
+    first_no_grads = list(no_grads) + [False] * len(y_grad_inputs)
+
+    def first_order_grad(*inputs):
+        xs = inputs[:n_x]
+        gys_in = list(inputs[n_x:])
+        ys = _as_tuple(func(*xs))
+        if scalar_output:
+            gys = [Variable(y.xp.ones_like(y.array)) for y in ys]
+        else:
+            gys = []
+            for gy in y_grad:
+                gys.append(None if gy is None else gys_in.pop(0))
+        targets = [x for x, skip in zip(xs, no_grads) if not skip] + \
+            list(params)
+        outs = [(y, gy) for y, gy in zip(ys, gys) if gy is not None]
+        gxs = chainer.grad([y for y, _ in outs], targets,
+                           grad_outputs=[gy for _, gy in outs],
+                           enable_double_backprop=True)
+        ret = []
+        for t, g in zip(targets, gxs):
+            if g is None:
+                g = Variable(t.xp.zeros_like(t.array))
+            ret.append(g)
+        return tuple(ret)
+
+    del n_y
+    check_backward(first_order_grad, x_data + y_grad_inputs,
+                   tuple(_filter_list(x_grad_grad, no_grads)
+                         if len(x_grad_grad) == n_x else x_grad_grad) +
+                   params_grad_grad,
+                   params=params, eps=eps, atol=atol, rtol=rtol,
+                   no_grads=first_no_grads, dtype=dtype,
+                   detect_nondifferentiable=detect_nondifferentiable)

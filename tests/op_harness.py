@@ -1,0 +1,83 @@
+"""One harness for op tests: forward against a NumPy reference, then the
+gradient and the second-order gradient against numerical ones, per dtype.
+
+    check_op(F.exp, lambda rng, dt: (rng.randn(3, 2).astype(dt),), numpy.exp)
+"""
+
+import numpy
+
+from chainer import gradient_check
+from chainer import testing
+from chainer.variable import Variable
+
+FLOATS = (numpy.float16, numpy.float32, numpy.float64)
+
+# Forward tolerances per dtype (the reference is computed in float64).
+FWD_TOL = {
+    numpy.float16: dict(atol=5e-3, rtol=5e-3),
+    numpy.float32: dict(atol=1e-5, rtol=1e-5),
+    numpy.float64: dict(atol=1e-12, rtol=1e-12),
+}
+# Gradient tolerances: the numerical gradient is taken in float64.
+BWD_TOL = {
+    numpy.float16: dict(atol=5e-2, rtol=5e-2),
+    numpy.float32: dict(atol=1e-3, rtol=1e-3),
+    numpy.float64: dict(atol=1e-6, rtol=1e-6),
+}
+
+
+def _as_tuple(x):
+    return x if isinstance(x, tuple) else (x,)
+
+
+def check_op(func, make_inputs, reference=None, dtypes=FLOATS,
+             backward=True, double_backward=True, seed=0, fwd_tol=None,
+             bwd_tol=None, eps=None, no_grads=None, check_dtype=True):
+    """Runs the standard checks of one op.
+
+    Args:
+        func: The function under test, taking the inputs.
+        make_inputs: ``(rng, dtype) -> tuple of arrays``.
+        reference: ``(*inputs as float64) -> array or tuple`` (None to skip
+            the forward check).
+        dtypes: The float dtypes to check.
+        backward, double_backward (bool): Which gradient checks to run.
+        fwd_tol, bwd_tol: ``{dtype: dict(atol=, rtol=)}`` overrides.
+        eps: Step of the numerical gradient (float64 computation).
+        no_grads: Passed to the gradient checks.
+        check_dtype (bool): The outputs must have the first input's dtype.
+    """
+    for dtype in dtypes:
+        rng = numpy.random.RandomState(seed)
+        xs = _as_tuple(make_inputs(rng, dtype))
+        ys = _as_tuple(func(*xs))
+        for y in ys:
+            assert isinstance(y, Variable), type(y)
+        if reference is not None:
+            expected = _as_tuple(reference(*[
+                x.astype(numpy.float64) if x.dtype.kind == 'f' else x
+                for x in xs]))
+            assert len(ys) == len(expected)
+            tol = (fwd_tol or {}).get(dtype, FWD_TOL[dtype])
+            for y, e in zip(ys, expected):
+                assert y.shape == numpy.shape(e), (y.shape, numpy.shape(e))
+                if check_dtype:
+                    assert y.dtype == dtype, (y.dtype, dtype)
+                testing.assert_allclose(y.array, e, **tol)
+        if not (backward or double_backward):
+            continue
+        gys = tuple(rng.randn(*y.shape).astype(y.dtype) for y in ys)
+        tol = dict((bwd_tol or {}).get(dtype, BWD_TOL[dtype]))
+        kw = dict(tol, dtype=numpy.float64, no_grads=no_grads)
+        if eps is not None:
+            kw['eps'] = eps
+        if backward:
+            gradient_check.check_backward(func, xs, gys, **kw)
+        if double_backward:
+            ggxs = tuple(rng.randn(*x.shape).astype(x.dtype) for x in xs
+                         if x.dtype.kind == 'f')
+            gradient_check.check_double_backward(func, xs, gys, ggxs, **kw)
+
+
+def uniform(rng, shape, dtype, low=-1, high=1):
+    return rng.uniform(low, high, shape).astype(dtype)
