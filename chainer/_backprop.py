@@ -84,33 +84,53 @@ def _run(roots, retain_grad, loss_scale, retain_graph, needed=None,
             seen.add(func)
             heapq.heappush(heap, (-func.rank, next(counter), func))
 
+    heappop = heapq.heappop
+    heappush = heapq.heappush
     while heap:
-        func = heapq.heappop(heap)[2]
+        func = heappop(heap)[2]
         inputs = func.inputs
         if inputs is None:
             raise RuntimeError(
                 'backward: {} was unchained (FunctionNode.unchain) and '
                 'cannot be backpropagated through'.format(func.label))
 
-        gys = []
-        for ref in func.outputs:
-            y = ref()
+        # The gradients of the outputs, complete now (rank order).
+        outputs = func.outputs
+        if len(outputs) == 1:
+            y = outputs[0]()
             g = None if y is None else grads.pop(y, None)
+            if g is None:
+                continue
             if type(g) is list:
                 g = _sum(g)
-            if g is not None and retain_grad:
+            if retain_grad:
                 y._grad_var = g
-            gys.append(g)
+            gys = (g,)
+        else:
+            gys = []
+            for ref in outputs:
+                y = ref()
+                g = None if y is None else grads.pop(y, None)
+                if type(g) is list:
+                    g = _sum(g)
+                if g is not None and retain_grad:
+                    y._grad_var = g
+                gys.append(g)
+            if all([g is None for g in gys]):
+                continue
+            gys = tuple(gys)
 
-        if needed is None:
-            target = tuple([i for i, x in enumerate(inputs)
-                            if x.requires_grad])
+        # The inputs that want a gradient.
+        if len(inputs) == 1 and needed is None:
+            if not inputs[0].requires_grad:
+                continue
+            target = (0,)
         else:
             target = tuple([i for i, x in enumerate(inputs)
-                            if x.requires_grad and x in needed])
-        if not target or all(g is None for g in gys):
-            continue
-        gys = tuple(gys)
+                            if x.requires_grad and
+                            (needed is None or x in needed)])
+            if not target:
+                continue
 
         hooks = store._function_hooks
         local_hooks = func._local_function_hooks
@@ -122,8 +142,11 @@ def _run(roots, retain_grad, loss_scale, retain_graph, needed=None,
             for hook in hooks:
                 hook.backward_preprocess(func, in_data, out_grad)
 
-        if type(func).backward_accumulate is \
-                chainer.FunctionNode.backward_accumulate:
+        if func._overrides_accumulate:
+            g_inputs = tuple([_take(grads, leaves, inputs[i], sinks)
+                              for i in target])
+            gxs = func.backward_accumulate(target, gys, g_inputs)
+        else:
             gxs = func.backward(target, gys)
             n = len(gxs)
             if n != len(target):
@@ -133,10 +156,6 @@ def _run(roots, retain_grad, loss_scale, retain_graph, needed=None,
                         'per input) or {} (one per target index)'.format(
                             func.label, n, len(inputs), len(target)))
                 gxs = [gxs[i] for i in target]
-        else:
-            g_inputs = tuple([_take(grads, leaves, inputs[i], sinks)
-                              for i in target])
-            gxs = func.backward_accumulate(target, gys, g_inputs)
 
         if hooks or local_hooks:
             for hook in hooks:
@@ -150,17 +169,24 @@ def _run(roots, retain_grad, loss_scale, retain_graph, needed=None,
             if gx is None:
                 continue
             x = inputs[i]
-            if not isinstance(gx, Variable) or \
+            if type(gx) is not Variable or \
                     gx._data.shape != x.shape or gx._data.dtype != x.dtype:
                 gx = _fit(func, i, x, gx)
             creator = x._creator_node
             if creator is None or (sinks is not None and x in sinks):
-                _add_to(leaves, x, gx)
-                continue
-            _add_to(grads, x, gx)
-            if creator not in seen:
-                seen.add(creator)
-                heapq.heappush(heap, (-creator.rank, next(counter), creator))
+                table = leaves
+            else:
+                table = grads
+                if creator not in seen:
+                    seen.add(creator)
+                    heappush(heap, (-creator.rank, next(counter), creator))
+            cur = table.get(x)
+            if cur is None:
+                table[x] = gx
+            elif type(cur) is list:
+                cur.append(gx)
+            else:
+                table[x] = [cur, gx]
     return leaves
 
 

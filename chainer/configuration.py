@@ -24,7 +24,7 @@ def _show(entries, file):
     keys = sorted(entries)
     width = max((len(k) for k in keys), default=0)
     for key in keys:
-        file.write('{:<{}}  {}\n'.format(key, width, entries[key]))
+        file.write('{:<{}} {}\n'.format(key, width, entries[key]))
 
 
 def _global_entries():

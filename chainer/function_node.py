@@ -17,6 +17,8 @@ from chainer import backend
 from chainer.configuration import _local_store
 from chainer.variable import Variable, VariableNode, _new_variable
 
+_ndarray = numpy.ndarray
+_weakref = weakref.ref
 _RELEASED = object()  # retained arrays dropped by backward(retain_graph=False)
 
 
@@ -86,9 +88,12 @@ class FunctionNode:
     _retained_out_data = None
     _local_function_hooks = None
     _has_type_check = False
+    _overrides_accumulate = False
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
+        cls._overrides_accumulate = cls.backward_accumulate is not \
+            FunctionNode.backward_accumulate
         if '_has_type_check' in cls.__dict__:
             return
         cls._has_type_check = \
@@ -149,25 +154,36 @@ class FunctionNode:
         Returns:
             A tuple of output Variables.
         """
+        store = _local_store
+        record = store.enable_backprop
         xs = []
+        nodes = []
+        rank = 0
         requires_grad = False
-        for i, x in enumerate(inputs):
-            if isinstance(x, Variable):
+        for x in inputs:
+            if type(x) is Variable or isinstance(x, Variable):
                 if x._requires_grad:
                     requires_grad = True
+                if record:
+                    node = x._node
+                    if node is None:
+                        node = x.node
+                    elif node._rank > rank:
+                        rank = node._rank
+                    nodes.append(node)
                 x = x._data
                 if x is None:
                     raise ValueError(
                         '{}: input {} is a Variable without data (an '
-                        'uninitialized Parameter?)'.format(self.label, i))
-                xs.append(x)
-            elif isinstance(x, numpy.ndarray) or \
-                    isinstance(x, _array_types()):
-                xs.append(x)
+                        'uninitialized Parameter?)'.format(
+                            self.label, len(xs)))
+            elif type(x) is _ndarray or isinstance(x, _array_types()):
+                if record:
+                    nodes.append(_new_node(x, False, None, 0))
             else:
-                raise _input_type_error(self, i, x)
+                raise _input_type_error(self, len(xs), x)
+            xs.append(x)
         xs = tuple(xs)
-        store = _local_store
 
         if self._has_type_check and store.type_check:
             self._check_data_type_forward(xs)
@@ -179,13 +195,11 @@ class FunctionNode:
             for hook in hooks:
                 hook.forward_preprocess(self, xs)
 
-        self._input_indexes_to_retain = None
-        self._output_indexes_to_retain = None
         outputs = self.forward(xs)
         if type(outputs) is not tuple:
             outputs = self._fix_outputs(outputs)
         for y in outputs:
-            if type(y) is not numpy.ndarray:
+            if type(y) is not _ndarray:
                 outputs = self._fix_outputs(outputs)
                 break
 
@@ -195,35 +209,31 @@ class FunctionNode:
         if store.debug:
             self._check_nan(outputs, 'forward')
 
-        if not store.enable_backprop:
+        if not record:
             return tuple([_new_variable(y, requires_grad) for y in outputs])
 
         # Record the graph.
-        nodes = []
-        rank = 0
-        for x in inputs:
-            if isinstance(x, Variable):
-                node = x._node
-                if node is None:
-                    node = x.node
-                elif node._rank > rank:
-                    rank = node._rank
-            else:
-                node = _new_node(x, False, None, 0)
-            nodes.append(node)
         self.inputs = tuple(nodes)
         self.rank = rank
         if store.debug:
             self.stack = traceback.extract_stack()
-        ret = []
-        out_nodes = []
         rank += 1
-        for y in outputs:
+        if len(outputs) == 1:
+            y = outputs[0]
             v = _new_variable(y, requires_grad)
             node = v._node = _new_node(y, requires_grad, self, rank)
-            ret.append(v)
-            out_nodes.append(weakref.ref(node))
-        self.outputs = tuple(out_nodes)
+            self.outputs = (_weakref(node),)
+            ret = (v,)
+        else:
+            ret = []
+            out_nodes = []
+            for y in outputs:
+                v = _new_variable(y, requires_grad)
+                node = v._node = _new_node(y, requires_grad, self, rank)
+                ret.append(v)
+                out_nodes.append(_weakref(node))
+            self.outputs = tuple(out_nodes)
+            ret = tuple(ret)
 
         idx = self._input_indexes_to_retain
         if idx is not None:
@@ -231,7 +241,7 @@ class FunctionNode:
         idx = self._output_indexes_to_retain
         if idx is not None:
             self._retained_out_data = tuple([outputs[i] for i in idx])
-        return tuple(ret)
+        return ret
 
     def _fix_outputs(self, outputs):
         """Normalizes what forward returned: a tuple of arrays (NumPy

@@ -1,0 +1,290 @@
+"""Speed of chainer-ng against PyTorch and hand-written NumPy, in one run.
+
+    python benchmarks/run.py [case ...] [--repeat 7]
+
+Cases (../shared/ANCHORS.md): poly, chain100, mlp, deep.  Each case runs
+forward and backward; the median of the repeats is reported, with the
+ratios chainer-ng / PyTorch and chainer-ng / NumPy.  Ratios from one run on
+one machine are what to compare (the machine is noisy).  PyTorch is
+optional: without it its column is empty.
+"""
+
+import argparse
+import statistics
+import sys
+import time
+import warnings
+
+import numpy
+
+import chainer
+import chainer.functions as F
+
+try:
+    import torch
+    torch.set_num_threads(2)
+except ImportError:  # PyTorch is only for comparison
+    torch = None
+
+
+def _time(fn, number, repeat):
+    fn()  # warm up
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        for _ in range(number):
+            fn()
+        times.append((time.perf_counter() - start) / number)
+    return statistics.median(times)
+
+
+# --- poly: y = x**2 - 2x + 1 on one element ----------------------------------
+
+def poly_chainer():
+    x = chainer.Variable(numpy.array(3.0, numpy.float32))
+
+    def step():
+        x.cleargrad()
+        y = x ** 2 - 2 * x + 1
+        y.backward()
+    return step
+
+
+def poly_torch():
+    x = torch.tensor(3.0, requires_grad=True)
+
+    def step():
+        x.grad = None
+        y = x ** 2 - 2 * x + 1
+        y.backward()
+    return step
+
+
+def poly_numpy():
+    x = numpy.array(3.0, numpy.float32)
+
+    def step():
+        y = x ** 2 - 2 * x + 1  # noqa: F841
+        return 2 * x - 2
+    return step
+
+
+# --- chain100: 100 times y = y * 1.0001 + 0.0001 ----------------------------
+
+def chain100_chainer():
+    x = chainer.Variable(numpy.ones(10, numpy.float32))
+
+    def step():
+        x.cleargrad()
+        y = x
+        for _ in range(100):
+            y = y * 1.0001 + 0.0001
+        F.sum(y).backward()
+    return step
+
+
+def chain100_torch():
+    x = torch.ones(10, requires_grad=True)
+
+    def step():
+        x.grad = None
+        y = x
+        for _ in range(100):
+            y = y * 1.0001 + 0.0001
+        y.sum().backward()
+    return step
+
+
+def chain100_numpy():
+    x = numpy.ones(10, numpy.float32)
+
+    def step():
+        y = x
+        for _ in range(100):
+            y = y * 1.0001 + 0.0001
+        g = numpy.ones_like(x)
+        for _ in range(100):
+            g = g * 1.0001
+        return g
+    return step
+
+
+# --- mlp: 784-1000-1000-10 ReLU MLP, batch 100, softmax cross entropy --------
+
+def _mlp_data():
+    rng = numpy.random.RandomState(0)
+    x = rng.rand(100, 784).astype(numpy.float32)
+    t = rng.randint(0, 10, 100).astype(numpy.int32)
+    ws = [(rng.randn(o, i) * numpy.sqrt(1. / i)).astype(numpy.float32)
+          for i, o in ((784, 1000), (1000, 1000), (1000, 10))]
+    bs = [numpy.zeros(o, numpy.float32) for o in (1000, 1000, 10)]
+    return x, t, ws, bs
+
+
+def mlp_chainer():
+    x, t, ws, bs = _mlp_data()
+    params = [chainer.Parameter(a) for a in ws + bs]
+    W1, W2, W3, b1, b2, b3 = params
+    linear = getattr(F, 'linear', None)
+    if linear is None:
+        def linear(h, W, b):
+            return F.matmul(h, W, transb=True) + b
+
+    def step():
+        for p in params:
+            p.cleargrad()
+        h = F.relu(linear(x, W1, b1))
+        h = F.relu(linear(h, W2, b2))
+        loss = F.softmax_cross_entropy(linear(h, W3, b3), t)
+        loss.backward()
+    return step
+
+
+def mlp_torch():
+    x, t, ws, bs = _mlp_data()
+    x = torch.from_numpy(x)
+    t = torch.from_numpy(t.astype(numpy.int64))
+    params = [torch.tensor(a, requires_grad=True) for a in ws + bs]
+    W1, W2, W3, b1, b2, b3 = params
+    fn = torch.nn.functional
+
+    def step():
+        for p in params:
+            p.grad = None
+        h = torch.relu(fn.linear(x, W1, b1))
+        h = torch.relu(fn.linear(h, W2, b2))
+        loss = fn.cross_entropy(fn.linear(h, W3, b3), t)
+        loss.backward()
+    return step
+
+
+def mlp_numpy():
+    x, t, ws, bs = _mlp_data()
+    W1, W2, W3 = ws
+    b1, b2, b3 = bs
+    n = len(t)
+
+    def step():
+        a1 = x @ W1.T + b1
+        h1 = numpy.maximum(a1, 0)
+        a2 = h1 @ W2.T + b2
+        h2 = numpy.maximum(a2, 0)
+        y = h2 @ W3.T + b3
+        m = y.max(axis=1, keepdims=True)
+        e = numpy.exp(y - m)
+        s = e.sum(axis=1, keepdims=True)
+        p = e / s
+        loss = -(numpy.log(p[numpy.arange(n), t])).mean()  # noqa: F841
+        gy = p
+        gy[numpy.arange(n), t] -= 1
+        gy /= n
+        gW3 = gy.T @ h2
+        gb3 = gy.sum(0)
+        gh2 = gy @ W3
+        ga2 = gh2 * (a2 > 0)
+        gW2 = ga2.T @ h1
+        gb2 = ga2.sum(0)
+        gh1 = ga2 @ W2
+        ga1 = gh1 * (a1 > 0)
+        gW1 = ga1.T @ x
+        gb1 = ga1.sum(0)
+        return gW1, gb1, gW2, gb2, gW3, gb3
+    return step
+
+
+# --- deep: 50 layers of tanh(h @ W), 64 wide, batch 32 -----------------------
+
+def _deep_data():
+    rng = numpy.random.RandomState(0)
+    x = rng.randn(32, 64).astype(numpy.float32)
+    ws = [(rng.randn(64, 64) / 8).astype(numpy.float32) for _ in range(50)]
+    return x, ws
+
+
+def deep_chainer():
+    x, ws = _deep_data()
+    params = [chainer.Parameter(w) for w in ws]
+
+    def step():
+        for p in params:
+            p.cleargrad()
+        h = x
+        for W in params:
+            h = F.tanh(h @ W) if hasattr(F, 'tanh') else h @ W
+        F.sum(h).backward()
+    return step
+
+
+def deep_torch():
+    x, ws = _deep_data()
+    x = torch.from_numpy(x)
+    params = [torch.tensor(w, requires_grad=True) for w in ws]
+
+    def step():
+        for p in params:
+            p.grad = None
+        h = x
+        for W in params:
+            h = torch.tanh(h @ W)
+        h.sum().backward()
+    return step
+
+
+def deep_numpy():
+    x, ws = _deep_data()
+
+    def step():
+        hs = [x]
+        h = x
+        for W in ws:
+            h = numpy.tanh(h @ W)
+            hs.append(h)
+        g = numpy.ones_like(h)
+        grads = []
+        for W, h_in, h_out in zip(reversed(ws), reversed(hs[:-1]),
+                                  reversed(hs[1:])):
+            ga = g * (1 - h_out * h_out)
+            grads.append(h_in.T @ ga)
+            g = ga @ W.T
+        return grads
+    return step
+
+
+CASES = {
+    'poly': (poly_chainer, poly_torch, poly_numpy, 2000),
+    'chain100': (chain100_chainer, chain100_torch, chain100_numpy, 50),
+    'mlp': (mlp_chainer, mlp_torch, mlp_numpy, 5),
+    'deep': (deep_chainer, deep_torch, deep_numpy, 20),
+}
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    parser.add_argument('cases', nargs='*', default=list(CASES))
+    parser.add_argument('--repeat', type=int, default=7)
+    args = parser.parse_args(argv)
+    warnings.simplefilter('ignore')
+    if torch is None:
+        print('(PyTorch is not installed: its column is empty)')
+    print('{:<10}{:>14}{:>14}{:>14}{:>12}{:>12}'.format(
+        'case', 'chainer-ng', 'pytorch', 'numpy', 'ng/torch', 'ng/numpy'))
+    for name in args.cases:
+        make_ng, make_torch, make_np, number = CASES[name]
+        try:
+            t_ng = _time(make_ng(), number, args.repeat)
+        except AttributeError as e:  # an op not written yet
+            print('{:<10} skipped: {}'.format(name, e))
+            continue
+        t_torch = _time(make_torch(), number, args.repeat) if torch else None
+        t_np = _time(make_np(), number, args.repeat)
+        print('{:<10}{:>11.1f} us{:>11} us{:>11.1f} us{:>12}{:>12.2f}'.format(
+            name, t_ng * 1e6,
+            '-' if t_torch is None else '{:.1f}'.format(t_torch * 1e6),
+            t_np * 1e6,
+            '-' if t_torch is None else '{:.2f}'.format(t_ng / t_torch),
+            t_ng / t_np))
+        sys.stdout.flush()
+
+
+if __name__ == '__main__':
+    main()

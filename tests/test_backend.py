@@ -1,0 +1,66 @@
+import numpy
+import pytest
+
+import chainer
+from chainer import backend
+from chainer.backends import cuda
+
+
+def test_get_device_specs():
+    cpu = chainer.get_device('@numpy')
+    assert isinstance(cpu, backend.CpuDevice)
+    assert str(cpu) == '@numpy' and cpu.xp is numpy
+    assert chainer.get_device(-1) == cpu
+    assert chainer.get_device('-1') == cpu
+    assert chainer.get_device(cpu) is cpu
+    with pytest.raises(ValueError, match='invalid device specifier'):
+        chainer.get_device('@foo')
+    with pytest.raises(TypeError):
+        chainer.get_device(1.5)
+
+
+def test_cpu_send():
+    cpu = backend.CpuDevice()
+    a = numpy.ones(2)
+    assert cpu.send(a) is a
+    out = cpu.send([a, None])
+    assert out[0] is a and out[1] is None
+    assert cpu == backend.CpuDevice() and hash(cpu) == hash(backend.CpuDevice())
+
+
+def test_get_array_module():
+    assert backend.get_array_module(numpy.ones(1)) is numpy
+    assert backend.get_array_module(chainer.Variable(numpy.ones(1))) is numpy
+    assert cuda.get_array_module(numpy.ones(1)) is numpy
+
+
+def test_cuda_module_without_gpu():
+    if cuda.available:
+        pytest.skip('a GPU is available')
+    assert cuda.get_device_from_array(numpy.ones(1)) is cuda.DummyDevice
+    assert cuda.to_cpu(numpy.ones(1)).shape == (1,)
+    assert cuda.to_cpu(None) is None
+    assert cuda.should_use_cudnn('>=auto') is False
+    with pytest.raises(RuntimeError, match='CUDA environment'):
+        cuda.check_cuda_available()
+    with pytest.raises(RuntimeError):
+        cuda.to_gpu(numpy.ones(1))
+
+
+def test_copyto():
+    dst = numpy.zeros(3)
+    backend.copyto(dst, numpy.arange(3.))
+    numpy.testing.assert_array_equal(dst, [0, 1, 2])
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not cuda.available, reason='needs CuPy and a GPU')
+def test_gpu_round_trip():
+    x = chainer.Variable(numpy.arange(3, dtype=numpy.float32))
+    x.to_gpu()
+    assert x.xp is cuda.cupy and str(x.device) == '@cupy:0'
+    y = (x * 2).array
+    assert isinstance(y, cuda.ndarray)
+    chainer.functions.sum(x * x).backward()
+    x.to_cpu()
+    numpy.testing.assert_array_equal(x.grad, [0, 2, 4])

@@ -1,0 +1,254 @@
+import gc
+import tracemalloc
+import weakref
+
+import numpy
+import pytest
+
+import chainer
+import chainer.functions as F
+from chainer import Variable
+
+
+def _v(a, **kw):
+    return Variable(numpy.asarray(a, dtype=numpy.float32), **kw)
+
+
+def test_scalar_output_is_seeded_with_one():
+    x = _v(5.)
+    y = x ** 2 - 2 * x + 1
+    y.backward()
+    assert x.grad.dtype == numpy.float32 and x.grad.item() == 8.
+
+
+def test_multi_element_output_needs_grad():
+    x = _v([1., 2.])
+    with pytest.raises(ValueError, match=r'shape \(2,\).*set y.grad'):
+        (x * 2).backward()
+
+
+def test_intermediate_grads_released_unless_retained():
+    x = _v([5.])
+    z = 2 * x
+    y = x ** 2 - z + 1
+    y.backward()
+    assert z.grad is None and y.grad is None
+    x.cleargrad()
+    z = 2 * x
+    y = x ** 2 - z + 1
+    y.backward(retain_grad=True)
+    assert z.grad.item() == -1. and y.grad.item() == 1.
+
+
+def test_leaf_grads_accumulate():
+    x = _v([5.])
+    (x * x).backward()
+    (x * x).backward()
+    assert x.grad.item() == 20.
+
+
+def test_paths_meeting_are_summed():
+    # diamond: y = (x*2) * (x*3) -> dy/dx = 12x
+    x = _v([[1., 2.]])
+    a = x * 2
+    b = x * 3
+    y = F.sum(a * b + a + b)
+    y.backward()
+    numpy.testing.assert_allclose(x.grad, 12 * x.array + 5)
+
+
+def test_requires_grad_false():
+    x = _v([1., 2.], requires_grad=False)
+    w = _v([3., 4.])
+    F.sum(x * w).backward()
+    assert x.grad is None
+    numpy.testing.assert_array_equal(w.grad, [1., 2.])
+
+
+def test_broadcast_gradients_reduced():
+    x = _v(numpy.ones((2, 3)))
+    b = _v([1., 2., 3.])
+    c = _v([[1.], [2.]])
+    F.sum(x * b + c).backward()
+    assert b.grad.shape == (3,) and c.grad.shape == (2, 1)
+    numpy.testing.assert_array_equal(b.grad, [2., 2., 2.])
+    numpy.testing.assert_array_equal(c.grad, [[3.], [3.]])
+
+
+def test_loss_scale():
+    x = _v([3.])
+    (x * x).backward(loss_scale=8)
+    assert x.grad.item() == 48.
+    assert x.node._loss_scale == 8
+
+
+def test_loss_scale_not_applied_to_a_given_grad():
+    x = _v(5.)
+    y = x * x
+    y.grad = numpy.array(1., numpy.float32)
+    y.backward(loss_scale=8)
+    assert x.grad.item() == 10.
+
+
+def test_double_backprop():
+    x = _v([2.])
+    y = x ** 3
+    y.backward(enable_double_backprop=True)
+    gx = x.grad_var
+    assert gx.creator is not None
+    x.cleargrad()
+    gx.backward()
+    assert x.grad.item() == 12.
+
+
+def test_without_double_backprop_grad_has_no_graph():
+    x = _v([2.])
+    (x ** 3).backward()
+    assert x.grad_var.creator is None
+
+
+def test_no_backprop_mode():
+    x = _v([1.])
+    with chainer.no_backprop_mode():
+        y = x * 2
+        with chainer.force_backprop_mode():
+            z = x * 2
+    assert y.creator is None and z.creator is not None
+
+
+def test_grad_function():
+    x = _v([2.])
+    w = _v([3.])
+    y = x * x * w
+    gx, gw = chainer.grad([y], [x, w])
+    assert gx.array.item() == 12. and gw.array.item() == 4.
+    assert x.grad is None and w.grad is None
+    gx, = chainer.grad([y], [x], set_grad=True)
+    assert x.grad.item() == 12.
+
+
+def test_grad_wrt_intermediate_and_double():
+    x = _v([2.])
+    h = x * x
+    y = h * 3
+    gh, = chainer.grad([y], [h])
+    assert gh.array.item() == 3.
+    gx, = chainer.grad([x ** 3], [x], enable_double_backprop=True)
+    ggx, = chainer.grad([gx], [x])
+    assert ggx.array.item() == 12.
+
+
+def test_grad_unreached_input_is_none():
+    x = _v([2.])
+    u = _v([1.])
+    y = x * 2
+    assert chainer.grad([y], [x, u])[1] is None
+
+
+def test_grad_argument_errors():
+    x = _v([2.])
+    with pytest.raises(TypeError, match='tuple or a list'):
+        chainer.grad(x * 2, [x])
+    with pytest.raises(ValueError, match='same length'):
+        chainer.grad([x * 2], [x], grad_outputs=[None, None])
+
+
+def test_backward_several_outputs():
+    x = _v([1., 2.])
+    y1 = x * 2
+    y2 = x * 3
+    chainer.backward([y1, y2], [numpy.ones(2, numpy.float32),
+                                numpy.ones(2, numpy.float32)])
+    numpy.testing.assert_array_equal(x.grad, [5., 5.])
+    with pytest.raises(ValueError, match='retain_grad'):
+        chainer.backward([y1], retain_grad=True)
+
+
+def test_retain_graph_false_releases():
+    x = _v([2.])
+    y = x * x
+    y.backward(retain_graph=False)
+    assert x.grad.item() == 4.
+    with pytest.raises(RuntimeError, match='second time.*released'):
+        y.grad = numpy.ones(1, numpy.float32)
+        y.backward()
+
+
+def test_backward_twice_by_default():
+    x = _v(2.)
+    y = x * x
+    y.backward()
+    y.backward()
+    assert x.grad.item() == 8.
+
+
+def test_unchained_function_raises():
+    x = _v([2.])
+    y = x * 2
+    z = y * 3
+    f = y.creator
+    y.creator_node = f  # keep the link, then purge the function
+    f.unchain()
+    z.creator_node.inputs[0].creator_node = f
+    with pytest.raises(RuntimeError, match='unchained'):
+        F.sum(z).backward()
+
+
+def test_debug_mode_detects_nan():
+    x = _v([-1.])
+    with chainer.using_config('debug', True):
+        with pytest.raises(RuntimeError, match='NaN or inf.*log'):
+            F.log(x)
+
+
+def test_int_inputs_pass_through():
+    x = Variable(numpy.array([1, 2], numpy.int32))
+    y = x * 2
+    assert y.dtype == numpy.int32
+
+
+class TestMemory:
+
+    def test_graph_freed_by_refcount(self):
+        gc.collect()
+        gc.disable()
+        try:
+            x = _v(numpy.ones(3))
+            y = F.sum(F.exp(x * 2 + 1) * x)
+            y.backward()
+            func = weakref.ref(y.creator)
+            node = weakref.ref(y.node)
+            mid = weakref.ref(y.creator.inputs[0])
+            del y
+            assert func() is None and node() is None and mid() is None
+        finally:
+            gc.enable()
+
+    def test_dropped_variable_frees_its_array(self):
+        x = _v(numpy.ones(3))
+        h = x + 1  # AddConstant and MulConstant retain no array
+        y = h * 2
+        array = weakref.ref(h.array)
+        del h
+        assert array() is None
+        assert y.creator.inputs[0].data is None
+
+    def test_training_loop_does_not_grow(self):
+        w = _v(numpy.ones((4, 4)))
+        x = numpy.ones((2, 4), numpy.float32)
+
+        def step():
+            w.cleargrad()
+            loss = F.sum(F.matmul(x, w) * 0.5)
+            loss.backward()
+            w.array -= 1e-6 * w.grad
+
+        for _ in range(200):
+            step()
+        tracemalloc.start()
+        before = tracemalloc.get_traced_memory()[0]
+        for _ in range(10000):
+            step()
+        after = tracemalloc.get_traced_memory()[0]
+        tracemalloc.stop()
+        assert after - before < 100000, after - before

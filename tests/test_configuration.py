@@ -1,0 +1,83 @@
+import io
+import threading
+
+import numpy
+import pytest
+
+import chainer
+
+
+def test_defaults():
+    c = chainer.config
+    assert c.train is True and c.enable_backprop is True
+    assert c.debug is False and c.type_check is True
+    assert c.dtype == numpy.float32 and c.use_cudnn == 'auto'
+    assert c.use_ideep == 'never' and c.lazy_grad_sum is False
+    assert c.keep_graph_on_report is False and c.autotune is False
+
+
+def test_show_format():
+    s = io.StringIO()
+    chainer.config.show(s)
+    lines = s.getvalue().split('\n')
+    assert lines[0] == '_will_recompute                False'
+    assert 'cudnn_fast_batch_normalization False' in lines
+    assert 'train                          True' in lines
+    g = io.StringIO()
+    chainer.global_config.show(g)
+    assert g.getvalue() == s.getvalue()
+
+
+def test_using_config_nested():
+    assert chainer.config.train
+    with chainer.using_config('train', False):
+        assert not chainer.config.train
+        with chainer.using_config('train', True):
+            assert chainer.config.train
+        assert not chainer.config.train
+    assert chainer.config.train
+
+
+def test_using_config_new_key_and_restore_on_error():
+    with pytest.raises(KeyError):
+        with chainer.using_config('foo', 3):
+            assert chainer.config.foo == 3
+            raise KeyError
+    assert not hasattr(chainer.config, 'foo')
+
+
+def test_unknown_key():
+    with pytest.raises(AttributeError, match='foo'):
+        chainer.config.foo
+
+
+def test_thread_local_overlay_and_global_fallback():
+    seen = {}
+
+    def worker():
+        seen['train'] = chainer.config.train
+        seen['debug'] = chainer.config.debug
+        chainer.config.train = 'thread'
+
+    with chainer.using_config('train', False):
+        old = chainer.global_config.debug
+        chainer.global_config.debug = True
+        try:
+            t = threading.Thread(target=worker)
+            t.start()
+            t.join()
+        finally:
+            chainer.global_config.debug = old
+        assert chainer.config.train is False
+    assert seen == {'train': True, 'debug': True}
+
+
+def test_helpers():
+    assert chainer.is_debug() is False
+    with chainer.using_config('debug', True):
+        assert chainer.is_debug()
+    assert chainer.get_dtype() == numpy.float32
+    with chainer.using_config('dtype', chainer.mixed16):
+        assert chainer.get_dtype() == numpy.float16
+        assert chainer.get_dtype(map_mixed16=numpy.float32) == numpy.float32
+    assert repr(chainer.mixed16) == "dtype('mixed16')"

@@ -1,0 +1,280 @@
+import numpy
+import pytest
+
+import chainer
+from chainer import Variable
+from chainer.utils import type_check
+
+
+def _v(a, **kw):
+    return Variable(numpy.asarray(a, dtype=numpy.float32), **kw)
+
+
+class Square(chainer.FunctionNode):
+
+    def forward(self, inputs):
+        self.retain_inputs((0,))
+        x, = inputs
+        return x * x,
+
+    def backward(self, indexes, grad_outputs):
+        x, = self.get_retained_inputs()
+        return 2 * x * grad_outputs[0],
+
+
+class ExpNode(chainer.FunctionNode):
+
+    def forward(self, inputs):
+        self.retain_outputs((0,))
+        return numpy.exp(inputs[0]),
+
+    def backward(self, indexes, grad_outputs):
+        y, = self.get_retained_outputs()
+        return y * grad_outputs[0],
+
+
+class TwoOut(chainer.FunctionNode):
+
+    def forward(self, inputs):
+        x, = inputs
+        return x * 2, x * 3
+
+    def backward(self, indexes, gys):
+        g = 0
+        if gys[0] is not None:
+            g = g + gys[0] * 2
+        if gys[1] is not None:
+            g = g + gys[1] * 3
+        return g,
+
+
+class Checked(chainer.FunctionNode):
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('x',))
+        x_type, = in_types
+        type_check.expect(x_type.dtype == numpy.float32, x_type.ndim == 2)
+
+    def forward(self, inputs):
+        return inputs[0] + 1,
+
+
+def test_user_node_graph_and_grads():
+    x = _v([3.])
+    f = Square()
+    y, = f.apply((x,))
+    assert y.creator is f and y.creator_node is f
+    assert f.inputs == (x.node,) and f.outputs[0]() is y.node
+    assert f.rank == 0 and y.rank == 1 and f.label == 'Square'
+    y.backward()
+    assert x.grad.item() == 6.
+
+
+def test_retained_output_and_double_backprop():
+    x = _v([1.])
+    y, = ExpNode().apply((x,))
+    gx, = chainer.grad([y], [x], enable_double_backprop=True)
+    ggx, = chainer.grad([gx], [x])
+    numpy.testing.assert_allclose(ggx.array, numpy.exp([1.]), rtol=1e-6)
+
+
+def test_multiple_outputs_with_one_unused():
+    x = _v([1., 2.])
+    a, b = TwoOut().apply((x,))
+    chainer.functions.sum(b).backward()
+    numpy.testing.assert_array_equal(x.grad, [3., 3.])
+
+
+def test_apply_accepts_arrays():
+    y, = Square().apply((numpy.array([2.], numpy.float32),))
+    assert not y.requires_grad and y.array.item() == 4.
+
+
+@pytest.mark.parametrize('bad', [[1., 2.], 1.5, None])
+def test_apply_rejects_non_arrays(bad):
+    with pytest.raises(TypeError, match='Square: input 0 must be a Variable'):
+        Square().apply((bad,))
+
+
+def test_uninitialized_parameter_input():
+    with pytest.raises(ValueError, match='without data'):
+        Square().apply((chainer.Parameter(),))
+
+
+def test_call_raises():
+    with pytest.raises(RuntimeError, match='apply'):
+        Square()(_v([1.]))
+
+
+def test_check_type_forward_message():
+    with pytest.raises(type_check.InvalidType) as e:
+        Checked().apply((_v([1., 2.]),))
+    assert str(e.value) == (
+        '\nInvalid operation is performed in: Checked (Forward)\n\n'
+        'Expect: x.ndim == 2\nActual: 1 != 2')
+    y, = Checked().apply((_v([[1.]]),))
+    assert y.array.item() == 2.
+
+
+def test_type_check_can_be_disabled():
+    with chainer.using_config('type_check', False):
+        y, = Checked().apply((_v([1.]),))
+    assert y.array.item() == 2.
+
+
+def test_forward_must_return_tuple():
+    class Bad(chainer.FunctionNode):
+        def forward(self, inputs):
+            return inputs[0]
+    with pytest.raises(TypeError, match='Bad.forward must return a tuple'):
+        Bad().apply((_v([1.]),))
+
+
+def test_numpy_scalar_outputs_become_arrays():
+    class Sum0(chainer.FunctionNode):
+        def forward(self, inputs):
+            return inputs[0].sum(),
+    y, = Sum0().apply((_v([1., 2.]),))
+    assert isinstance(y.array, numpy.ndarray) and y.shape == ()
+
+
+def test_backward_wrong_count():
+    class Bad(chainer.FunctionNode):
+        def forward(self, inputs):
+            return inputs[0] * 1,
+
+        def backward(self, indexes, gys):
+            return gys[0], gys[0], gys[0]
+    y, = Bad().apply((_v([1.]),))
+    with pytest.raises(ValueError, match='Bad.backward returned 3'):
+        y.backward()
+
+
+def test_backward_wrong_shape():
+    class Bad(chainer.FunctionNode):
+        def forward(self, inputs):
+            return inputs[0] * 1,
+
+        def backward(self, indexes, gys):
+            return Variable(numpy.ones((5,), numpy.float32)),
+    y, = Bad().apply((_v([1., 2.]),))
+    y.grad = numpy.ones(2, numpy.float32)
+    with pytest.raises(ValueError, match=r'Bad.backward.*shape \(5,\)'):
+        y.backward()
+
+
+def test_default_backward_gives_no_grad():
+    class NoBack(chainer.FunctionNode):
+        def forward(self, inputs):
+            return inputs[0] * 2,
+    y, = NoBack().apply((_v([1.]),))
+    y.backward()
+
+
+class Double(chainer.Function):
+
+    def forward(self, inputs):
+        return inputs[0] * 2,
+
+    def backward(self, inputs, grad_outputs):
+        return grad_outputs[0] * 2,
+
+
+class TestLegacyFunction:
+
+    def test_call_and_backward(self):
+        x = _v([1., 2., 3.])
+        f = Double()
+        y = f(x)
+        assert isinstance(y, Variable)
+        assert y.creator is f
+        assert isinstance(y.creator_node, chainer.FunctionAdapter)
+        assert f.label == 'Double' and f.rank == 0
+        assert isinstance(f.inputs, tuple)
+        y.grad = numpy.ones(3, numpy.float32)
+        y.backward()
+        numpy.testing.assert_array_equal(x.grad, [2., 2., 2.])
+
+    def test_inputs_retained_by_default(self):
+        seen = []
+
+        class Mul(chainer.Function):
+            def forward(self, inputs):
+                return inputs[0] * inputs[1],
+
+            def backward(self, inputs, gys):
+                seen.append(inputs)
+                a, b = inputs
+                return gys[0] * b, gys[0] * a
+        a, b = _v([2.]), _v([3.])
+        Mul()(a, b).backward()
+        assert a.grad.item() == 3. and b.grad.item() == 2.
+        assert seen[0][0] is not None
+
+    def test_tuple_output_required(self):
+        class Bad(chainer.Function):
+            def forward(self, inputs):
+                return inputs[0] * 2
+        with pytest.raises(TypeError, match=r'forward output must be a '
+                           r'tuple \(Bad\)'):
+            Bad()(_v([1.]))
+
+    def test_bad_gradient_dtype(self):
+        class Bad(chainer.Function):
+            def forward(self, inputs):
+                return inputs[0] * 2,
+
+            def backward(self, inputs, gys):
+                return gys[0].astype(numpy.float64),
+        y = Bad()(_v([1.]))
+        with pytest.raises(TypeError, match='(?s)Bad.backward.*float64'):
+            y.backward()
+
+    def test_two_outputs(self):
+        class Two(chainer.Function):
+            def forward(self, inputs):
+                return inputs[0] * 2, inputs[0] * 3
+        r = Two()(_v([1.]))
+        assert isinstance(r, tuple) and len(r) == 2
+
+    def test_forward_cpu_dispatch(self):
+        class D(chainer.Function):
+            def forward_cpu(self, inputs):
+                return inputs[0] * 2,
+
+            def backward_cpu(self, inputs, gys):
+                return gys[0] * 2,
+        x = _v([1.])
+        D()(x).backward()
+        assert x.grad.item() == 2.
+
+
+class CountHook(chainer.FunctionHook):
+    name = 'count'
+
+    def __init__(self):
+        self.calls = []
+
+    def forward_preprocess(self, function, in_data):
+        self.calls.append(('f', function.label))
+
+    def backward_postprocess(self, function, in_data, out_grad):
+        self.calls.append(('b', function.label))
+
+
+def test_function_hooks():
+    hook = CountHook()
+    x = _v([1.])
+    with hook:
+        y = x * 2
+        y.backward()
+    z = x * 3
+    # The backward of '_ * 2' applies '_ * 2' too, which the hook sees.
+    assert hook.calls == [('f', '_ * 2'), ('f', '_ * 2'), ('b', '_ * 2')]
+    assert 'count' not in chainer.get_function_hooks()
+    local = CountHook()
+    f = Square()
+    f.add_hook(local)
+    f.apply((x,))[0].backward()
+    assert local.calls == [('f', 'Square'), ('b', 'Square')]
+    del z
