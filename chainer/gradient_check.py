@@ -252,13 +252,14 @@ def check_backward(func, x_data, y_grad, params=(), eps=1e-3, atol=1e-5,
         k = 0
         for x, is_target in zip(casted_x, target_is_x):
             if is_target:
-                x = (x + (delta * directions[k]).astype(x.dtype))
+                x = xp.asarray(x + (delta * directions[k]).astype(x.dtype))
                 k += 1
             inputs.append(Variable(x, requires_grad=is_target))
         for p, base in zip(params, base_params):
             step = (delta * directions[k]).astype(base.dtype)
-            p.array = (base.astype(dtype) if dtype is not None else base) + \
-                step.astype(dtype if dtype is not None else base.dtype)
+            p.array = xp.asarray(
+                (base.astype(dtype) if dtype is not None else base) +
+                step.astype(dtype if dtype is not None else base.dtype))
             k += 1
         out = _as_tuple(func(*inputs))
         return tuple(y.array for y, gy in zip(out, y_grad)

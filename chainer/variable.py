@@ -365,10 +365,8 @@ class Variable:
         if self._data is None:
             raise ValueError('Variable.item: the variable has no data')
         if self._data.size != 1:
-            raise ValueError(
-                'Variable.item: only a variable of one element can be '
-                'converted to a Python scalar; this one has shape {}'.format(
-                    self._data.shape))
+            raise ValueError('can only convert an array of size 1 to a '
+                             'Python scalar')
         return self._data.item()
 
     def __len__(self):
@@ -636,7 +634,8 @@ class Variable:
         data = self._data
         lines = [self.summary()]
         if data is None:
-            lines.append('- data: None')
+            lines.extend(['- device: None', '- backend: None', '- shape: None',
+                          '- dtype: None', '- statistics: None'])
         else:
             xp = self.xp
             lines.append('- device: {}'.format(
@@ -780,6 +779,9 @@ class Parameter(Variable):
 
     __array_priority__ = 200
     _initial_device = None
+    # Whether initialize() fills the gradient with NaN (cleargrad turns it
+    # off, so that the gradient stays None).
+    _nan_grad = True
 
     def __init__(self, initializer=None, shape=None, name=None, **kwargs):
         from chainer import initializers
@@ -837,9 +839,24 @@ class Parameter(Variable):
         data = initializers.generate_array(
             self.initializer, shape, device.xp, device=device)
         self.array = data
-        self._set_nan_grad()
+        if self._nan_grad:
+            self._set_nan_grad()
+
+    @property
+    def grad(self):
+        if self._data is None and self._nan_grad:
+            raise RuntimeError(
+                'Cannot retrieve Variable.grad. Either it must be set '
+                'manually or Variable.cleargrad() must be called '
+                'beforehand.')
+        return Variable.grad.fget(self)
+
+    @grad.setter
+    def grad(self, g):
+        Variable.grad.fset(self, g)
 
     def cleargrad(self):
+        self._nan_grad = False
         node = self._node
         if node is not None:
             node._grad_var = None

@@ -66,7 +66,8 @@ def check_op(func, make_inputs, reference=None, dtypes=FLOATS,
                 testing.assert_allclose(y.array, e, **tol)
         if not (backward or double_backward):
             continue
-        gys = tuple(rng.randn(*y.shape).astype(y.dtype) for y in ys)
+        gys = tuple(numpy.asarray(rng.randn(*y.shape)).astype(y.dtype)
+                    for y in ys)
         tol = dict((bwd_tol or {}).get(dtype, BWD_TOL[dtype]))
         kw = dict(tol, dtype=numpy.float64, no_grads=no_grads)
         if eps is not None:
@@ -74,8 +75,8 @@ def check_op(func, make_inputs, reference=None, dtypes=FLOATS,
         if backward:
             gradient_check.check_backward(func, xs, gys, **kw)
         if double_backward:
-            ggxs = tuple(rng.randn(*x.shape).astype(x.dtype) for x in xs
-                         if x.dtype.kind == 'f')
+            ggxs = tuple(numpy.asarray(rng.randn(*x.shape)).astype(x.dtype)
+                         for x in xs if x.dtype.kind == 'f')
             gradient_check.check_double_backward(func, xs, gys, ggxs, **kw)
 
 

@@ -1,0 +1,30 @@
+"""``ceil``: piecewise constant, so it records no graph."""
+
+from chainer import backend
+from chainer import utils
+from chainer.variable import Variable, as_array
+
+
+def ceil(x):
+    """Elementwise ceil function.
+
+    The result is piecewise constant: its gradient is zero almost
+    everywhere, so (as in Chainer) it is returned as a Variable that does
+    not require a gradient, and no graph is recorded.
+
+    Args:
+        x (~chainer.Variable or array): Input (float or integer).
+
+    Returns:
+        ~chainer.Variable: the smallest integer not less than each element, with the dtype of ``x``.
+
+    >>> import numpy as np
+    >>> import chainer.functions as F
+    >>> F.ceil(np.array([1.5, -1.5], np.float32)).array
+    array([ 2., -1.], dtype=float32)
+    """
+    x = as_array(x)
+    xp = backend.get_array_module(x)
+    x = xp.asarray(x)
+    return Variable(utils.force_array(xp.ceil(x), x.dtype),
+                    requires_grad=False)

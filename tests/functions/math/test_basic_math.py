@@ -1,0 +1,292 @@
+"""The operators of Variable (+ - * / ** @ // neg abs) and F.add."""
+
+import operator
+
+import numpy
+import pytest
+
+import chainer
+import chainer.functions as F
+from chainer.utils import type_check
+from op_harness import check_op, uniform
+
+V = chainer.as_variable  # forward checks call the op on raw arrays
+
+
+def _pos(rng, dt, shape=(3, 2)):
+    return uniform(rng, shape, dt, 0.5, 2)
+
+
+def _signed(rng, dt, shape=(3, 2)):
+    # Away from 0 (division, abs).
+    x = _pos(rng, dt, shape) * rng.choice([-1, 1], shape)
+    return x.astype(dt)
+
+
+BINARY = [
+    ('add', operator.add), ('sub', operator.sub), ('mul', operator.mul),
+    ('truediv', operator.truediv), ('pow', operator.pow),
+]
+
+
+@pytest.mark.parametrize('name,op', BINARY)
+def test_var_var(name, op):
+    check_op(lambda a, b: op(V(a), b),
+             lambda rng, dt: (_pos(rng, dt), _pos(rng, dt)), op)
+
+
+@pytest.mark.parametrize('name,op', BINARY)
+def test_var_var_broadcast(name, op):
+    check_op(lambda a, b: op(V(a), b),
+             lambda rng, dt: (_pos(rng, dt, (3, 1)), _pos(rng, dt, (1, 2))),
+             op)
+
+
+@pytest.mark.parametrize('name,op', BINARY)
+def test_var_var_broadcast_0d(name, op):
+    # By hand: gradient_check cannot perturb 0-d inputs (see report).
+    a = chainer.Variable(numpy.array([[0.5, 1.], [1.5, 2.]]))
+    b = chainer.Variable(numpy.array(1.25))
+    y = op(a, b)
+    assert y.shape == (2, 2)
+    y.grad = numpy.ones((2, 2))
+    y.backward()
+    assert b.grad.shape == ()
+    eps = 1e-6
+    num = (op(a.array, 1.25 + eps) - op(a.array, 1.25 - eps)).sum() / (2 * eps)
+    numpy.testing.assert_allclose(b.grad, num, rtol=1e-6)
+
+
+@pytest.mark.parametrize('c', [2, 1.5, -0.5, numpy.float32(3.), numpy.int32(2)])
+@pytest.mark.parametrize('name,op', BINARY)
+def test_var_const(name, op, c):
+    check_op(lambda a: op(V(a), c), lambda rng, dt: (_pos(rng, dt),),
+             lambda a: op(a, float(c)))
+
+
+@pytest.mark.parametrize('c', [2, 1.5, -0.5, numpy.float64(3.)])
+@pytest.mark.parametrize('name,op', BINARY)
+def test_const_var(name, op, c):
+    if name == 'pow' and c < 0:
+        pytest.skip('negative base')
+    check_op(lambda a: op(c, V(a)), lambda rng, dt: (_pos(rng, dt),),
+             lambda a: op(float(c), a))
+
+
+@pytest.mark.parametrize('name,op', BINARY)
+def test_var_ndarray(name, op):
+    # An ndarray operand is a constant (it takes the variable's dtype).
+    c = numpy.array([[0.75, 1.5]])  # float64, broadcast
+    check_op(lambda a: op(V(a), c), lambda rng, dt: (_pos(rng, dt),),
+             lambda a: op(a, c))
+    check_op(lambda a: op(c, V(a)), lambda rng, dt: (_pos(rng, dt),),
+             lambda a: op(c, a))
+
+
+@pytest.mark.parametrize('name,op', BINARY)
+def test_ndarray_operand_gets_no_gradient(name, op):
+    a = chainer.Variable(numpy.array([1., 2.], numpy.float32))
+    c = numpy.array([3., 4.], numpy.float64)
+    y = op(a, c)
+    assert y.dtype == numpy.float32
+    y.grad = numpy.ones(2, numpy.float32)
+    y.backward()
+    assert a.grad is not None and a.grad.dtype == numpy.float32
+
+
+def test_neg():
+    check_op(lambda a: -V(a), lambda rng, dt: (_signed(rng, dt),),
+             operator.neg)
+
+
+def test_abs():
+    check_op(lambda a: abs(V(a)), lambda rng, dt: (_signed(rng, dt),),
+             numpy.abs)
+    check_op(F.absolute, lambda rng, dt: (_signed(rng, dt),), numpy.abs,
+             dtypes=(numpy.float32,))
+
+
+def test_abs_gradient_at_zero_is_zero():
+    x = chainer.Variable(numpy.array([-2., 0., 3.], numpy.float32))
+    y = abs(x)
+    y.grad = numpy.ones(3, numpy.float32)
+    y.backward()
+    numpy.testing.assert_array_equal(x.grad, [-1., 0., 1.])
+
+
+def test_pow_var_var_negative_exponent():
+    check_op(lambda a, b: V(a) ** b,
+             lambda rng, dt: (_pos(rng, dt), _signed(rng, dt)),
+             operator.pow)
+
+
+@pytest.mark.parametrize('shapes', [((2, 3), (3, 4)), ((3,), (3, 2)),
+                                    ((2, 3), (3,)), ((2, 2, 3), (2, 3, 2))])
+def test_matmul(shapes):
+    s1, s2 = shapes
+    check_op(lambda a, b: V(a) @ b,
+             lambda rng, dt: (uniform(rng, s1, dt), uniform(rng, s2, dt)),
+             numpy.matmul)
+
+
+def test_rmatmul_with_ndarray():
+    m = numpy.arange(6.).reshape(3, 2)
+    check_op(lambda a: m @ V(a), lambda rng, dt: (uniform(rng, (2, 2), dt),),
+             lambda a: m @ a)
+
+
+@pytest.mark.parametrize('lhs,rhs', [('var', 'var'), ('var', 'const'),
+                                     ('const', 'var'), ('var', 'array')])
+def test_floordiv_records_no_graph(lhs, rhs):
+    a = numpy.array([7., -7., 5.5], numpy.float32)
+    b = numpy.array([2., 2., -2.], numpy.float32)
+    operands = {
+        'var': lambda x: chainer.Variable(x), 'const': lambda x: 2.,
+        'array': lambda x: x}
+    x, y = operands[lhs](a), operands[rhs](b)
+    z = x // y
+    assert isinstance(z, chainer.Variable)
+    assert z.creator is None and not z.requires_grad
+    assert z.dtype == numpy.float32
+    xa = x.array if isinstance(x, chainer.Variable) else x
+    ya = y.array if isinstance(y, chainer.Variable) else y
+    numpy.testing.assert_array_equal(z.array, numpy.floor_divide(xa, ya))
+
+
+@pytest.mark.parametrize('expr,label,cls', [
+    ('a + b', '_ + _', 'Add'), ('a + 2', '_ + 2', 'AddConstant'),
+    ('2 + a', '_ + 2', 'AddConstant'),
+    ('a + numpy.float64(2)', '_ + 2.0', 'AddConstant'),
+    ('a - b', '_ - _', 'Sub'), ('a - 2', '_ + (-2)', 'AddConstant'),
+    ('2 - a', '2 - _', 'SubFromConstant'), ('a * b', '_ * _', 'Mul'),
+    ('a * 2', '_ * 2', 'MulConstant'), ('a / b', '_ / _', 'Div'),
+    ('a / 2', '_ * 0.5', 'MulConstant'),
+    ('2 / a', '2 / _', 'DivFromConstant'), ('a ** b', '_ ** _', 'PowVarVar'),
+    ('a ** 2', '_ ** 2', 'PowVarConst'),
+    ('a ** -1', '_ ** (-1)', 'PowVarConst'),
+    ('2 ** a', '2 ** _', 'PowConstVar'),
+    ('a ** numpy.array([1., 2.])', '_ ** _', 'PowVarVar'),
+    ('-a', '__neg__', 'Neg'), ('abs(a)', '|_|', 'Absolute'),
+    ('a + numpy.ones((2, 2), numpy.float32)', '_ + _', 'Add'),
+    ('F.add(a, b, b)', 'MultiAdd', 'MultiAdd'),
+])
+def test_labels_and_nodes(expr, label, cls):
+    a = chainer.Variable(numpy.array([1., 2.], numpy.float32))
+    b = chainer.Variable(numpy.array([3., 4.], numpy.float32))
+    y = eval(expr, globals(), {"a": a, "b": b})
+    assert y.dtype == numpy.float32
+    assert y.creator.label == label
+    assert type(y.creator).__name__ == cls
+
+
+def test_add_many():
+    check_op(lambda a, b, c: F.add(a, b, c),
+             lambda rng, dt: (uniform(rng, (3, 2), dt),
+                              uniform(rng, (3, 2), dt),
+                              uniform(rng, (1, 2), dt)),
+             lambda a, b, c: a + b + c)
+    check_op(lambda a, b: F.add(a, b),
+             lambda rng, dt: (uniform(rng, (3, 2), dt),
+                              uniform(rng, (3, 2), dt)),
+             lambda a, b: a + b, dtypes=(numpy.float32,))
+
+
+def test_int_variables():
+    i = chainer.Variable(numpy.array([3, 4], numpy.int32))
+    assert (i + i).dtype == numpy.int32
+    assert (i * 2).dtype == numpy.int32
+    assert (-i).dtype == numpy.int32
+    numpy.testing.assert_array_equal((i - 1).array, [2, 3])
+
+
+def test_empty_shapes():
+    a = chainer.Variable(numpy.zeros((0, 3), numpy.float32))
+    for y in (a + a, a * 2, a / 2, 2 / (a + 1), a ** 2, -a, abs(a), a - a):
+        assert y.shape == (0, 3) and y.dtype == numpy.float32
+    z = a + a
+    z.grad = numpy.zeros((0, 3), numpy.float32)
+    z.backward()
+    assert a.grad.shape == (0, 3)
+
+
+def test_broadcast_gradient_is_reduced():
+    a = chainer.Variable(numpy.ones((3, 1), numpy.float32))
+    b = chainer.Variable(numpy.ones((1, 2), numpy.float32))
+    y = a * b + a
+    y.grad = numpy.ones((3, 2), numpy.float32)
+    y.backward()
+    numpy.testing.assert_array_equal(a.grad, numpy.full((3, 1), 4.))
+    numpy.testing.assert_array_equal(b.grad, numpy.full((1, 2), 3.))
+
+
+# --- errors -----------------------------------------------------------------
+
+@pytest.mark.parametrize('op', [operator.add, operator.sub, operator.mul,
+                                operator.truediv, operator.pow])
+def test_dtype_mismatch(op):
+    a = chainer.Variable(numpy.ones(2, numpy.float32))
+    d = chainer.Variable(numpy.ones(2, numpy.float64))
+    with pytest.raises(type_check.InvalidType, match='lhs.dtype == rhs.dtype'):
+        op(a, d)
+
+
+@pytest.mark.parametrize('op', [operator.add, operator.sub, operator.mul,
+                                operator.truediv, operator.pow])
+def test_not_broadcastable(op):
+    a = chainer.Variable(numpy.ones(2, numpy.float32))
+    b = chainer.Variable(numpy.ones(3, numpy.float32))
+    with pytest.raises(type_check.InvalidType,
+                       match='cannot broadcast inputs of the following '
+                             'shapes:\nlhs.shape = \\(2,\\)\nrhs.shape'):
+        op(a, b)
+
+
+@pytest.mark.parametrize('op', [operator.add, operator.sub, operator.mul,
+                                operator.truediv, operator.pow,
+                                operator.floordiv])
+@pytest.mark.parametrize('bad', [[1., 2.], None, 'x', object()])
+def test_bad_operand(op, bad):
+    a = chainer.Variable(numpy.ones(2, numpy.float32))
+    with pytest.raises(TypeError):
+        op(a, bad)
+    with pytest.raises(TypeError):
+        op(bad, a)
+
+
+def test_list_operand_message():
+    a = chainer.Variable(numpy.ones(2, numpy.float32))
+    with pytest.raises(TypeError, match='Value must be a scalar'):
+        a + [1, 2]
+
+
+def test_integer_division_errors():
+    i = chainer.Variable(numpy.array([3, 4], numpy.int32))
+    with pytest.raises(type_check.InvalidType, match='lhs.dtype.kind == f'):
+        i / i
+    with pytest.raises(type_check.InvalidType, match='x.dtype.kind == f'):
+        2 / i
+
+
+def test_mixed_int_float_variables():
+    a = chainer.Variable(numpy.ones(2, numpy.float32))
+    i = chainer.Variable(numpy.ones(2, numpy.int32))
+    with pytest.raises(type_check.InvalidType,
+                       match='float32 != int32'):
+        a * i
+
+
+def test_add_errors():
+    a = chainer.Variable(numpy.ones(2, numpy.float32))
+    d = chainer.Variable(numpy.ones(2, numpy.float64))
+    with pytest.raises(type_check.InvalidType, match='dtype'):
+        F.add(a, a, d)
+    with pytest.raises(type_check.InvalidType, match='lhs.dtype == rhs.dtype'):
+        F.add(a, d)
+
+
+def test_matmul_errors():
+    a = chainer.Variable(numpy.ones((2, 3), numpy.float32))
+    with pytest.raises(Exception):
+        a @ numpy.ones((2, 3), numpy.float32)
+    with pytest.raises((TypeError, AttributeError)):
+        a @ 2
