@@ -81,3 +81,4 @@ def nondeterministic(f_name):
 def _raise_from(exc_type, message, cause):
     raise exc_type('{} ({}: {})'.format(
         message, type(cause).__name__, cause)) from cause
+from chainer.utils.sparse import CooMatrix, get_order, to_coo  # NOQA

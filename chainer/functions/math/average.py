@@ -1,5 +1,6 @@
 """``F.average`` (also ``F.mean``)."""
 
+from chainer.functions._errors import invalid_type
 from chainer.functions.array.broadcast import broadcast_to
 from chainer.functions.array.reshape import reshape
 from chainer.functions.math.sum import _normalize_axis, sum as _sum
@@ -36,21 +37,21 @@ def average(x, axis=None, weights=None, keepdims=False):
         return _sum(x, axis=axes, keepdims=keepdims) * (1. / n if n else
                                                         float('nan'))
     if axes is not None and len(axes) > 1:
-        raise ValueError('average: weights with a tuple of axes are not '
-                         'supported')
+        raise ValueError('tuple axis is not supported when weights is given '
+                         '(average)')
     w_shape = weights.shape
     if w_shape != shape:
         if axes is None or len(w_shape) != 1 or \
                 w_shape[0] != shape[axes[0]]:
-            raise ValueError(
-                'average: weights of shape {} do not fit an input of shape '
-                '{} along axis {}'.format(w_shape, shape, axis))
+            raise invalid_type(
+                'average', 'weights.shape == x.shape, or weights.ndim == 1 '
+                'and weights.shape[0] == x.shape[axis]',
+                'weights.shape = {}, x.shape = {}, axis = {}'.format(
+                    w_shape, shape, axis))
         w_full = [1] * len(shape)
         w_full[axes[0]] = w_shape[0]
         weights = broadcast_to(reshape(weights, tuple(w_full)), shape)
-    if not isinstance(x, Variable) and not isinstance(weights, Variable):
-        pass
-    total = _sum(x * weights if isinstance(x, Variable) else
-                 weights * x, axis=axes, keepdims=keepdims)
+    total = _sum(x * weights if isinstance(x, Variable) else weights * x,
+                 axis=axes, keepdims=keepdims)
     norm = _sum(weights, axis=axes, keepdims=keepdims)
     return total / norm

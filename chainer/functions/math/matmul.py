@@ -5,7 +5,7 @@ import warnings
 
 from chainer import backend
 from chainer.function_node import FunctionNode
-from chainer.functions._errors import invalid_type
+from chainer.functions._errors import check_float, invalid_type
 
 
 def _t(a, trans):
@@ -28,6 +28,8 @@ class MatMul(FunctionNode):
     def forward(self, inputs):
         self.retain_inputs((0, 1))
         a, b = inputs
+        check_float(self, a, 'a')
+        check_float(self, b, 'b')
         if a.ndim == 0 or b.ndim == 0:
             raise invalid_type(self, 'a.ndim >= 1 and b.ndim >= 1',
                                'a.ndim = {}, b.ndim = {}'.format(a.ndim,

@@ -1,0 +1,49 @@
+"""``F.bias``: adds ``y`` to ``x`` broadcast from a given axis."""
+
+from chainer.functions._errors import invalid_type
+
+
+def _expand_from_axis(func, x, y, axis):
+    """Reshapes ``y`` so that its axes line up with ``x``'s from ``axis``
+    on, then broadcasts it to ``x``'s shape."""
+    from chainer.functions.array.broadcast import broadcast_to
+    from chainer.functions.array.reshape import reshape
+    x_shape, y_shape = x.shape, y.shape
+    if axis < 0:
+        axis += len(x_shape)
+    end = axis + len(y_shape)
+    if not (0 <= axis and end <= len(x_shape) and
+            all(ys == 1 or ys == xs
+                for ys, xs in zip(y_shape, x_shape[axis:end]))):
+        raise invalid_type(
+            func, 'y.shape == x.shape[axis:axis + y.ndim]',
+            'x.shape = {}, y.shape = {}, axis = {}'.format(
+                x_shape, y_shape, axis))
+    shape = (1,) * axis + y_shape + (1,) * (len(x_shape) - end)
+    return broadcast_to(reshape(y, shape), x_shape)
+
+
+def bias(x, y, axis=1):
+    """Elementwise summation with broadcasting.
+
+    Computes an elementwise summation of two input variables, with the shape
+    of the latter variable broadcasted to match the shape of the former.
+    ``axis`` is the first axis of the first variable along which the second
+    variable is applied.
+
+    Args:
+        x (~chainer.Variable or array): Input variable to be summed.
+        y (~chainer.Variable or array): Input variable to sum, broadcasted.
+        axis (int): The first axis of ``x`` along which ``y`` is applied.
+
+    Returns:
+        ~chainer.Variable: Output variable.
+
+    >>> import numpy as np
+    >>> import chainer.functions as F
+    >>> x = np.zeros((2, 3, 4), np.float32)
+    >>> y = np.arange(3, dtype=np.float32)
+    >>> F.bias(x, y, axis=1)[0, :, 0].array
+    array([0., 1., 2.], dtype=float32)
+    """
+    return x + _expand_from_axis('bias', x, y, axis)

@@ -1,0 +1,153 @@
+"""``F.einsum``: Einstein summation, differentiable in every operand."""
+
+import string
+
+from chainer import backend
+from chainer.function_node import FunctionNode
+from chainer.functions._errors import invalid_type
+
+_LETTERS = string.ascii_letters
+
+
+def _parse(subscripts, ndims):
+    """Explicit ``(input subscripts, output subscript)`` with the ellipses
+    spelled out as letters (right-aligned, as NumPy broadcasts them)."""
+    if not isinstance(subscripts, str):
+        raise TypeError('einsum: the first operand must be a subscripts '
+                        'string, got {}'.format(type(subscripts).__name__))
+    subscripts = subscripts.replace(' ', '')
+    if '->' in subscripts:
+        lhs, out = subscripts.split('->', 1)
+    else:
+        lhs, out = subscripts, None
+    ins = lhs.split(',')
+    if len(ins) != len(ndims):
+        raise ValueError('Number of einsum subscripts must be equal to the '
+                         'number of operands.')
+    for s in ins + ([out] if out is not None else []):
+        bad = set(s.replace('...', '')) - set(_LETTERS)
+        if bad or s.count('...') > 1:
+            raise ValueError('einsum: invalid subscripts {!r}'.format(
+                subscripts))
+    free = [c for c in _LETTERS if c not in subscripts]
+    n_ell = 0
+    for s, nd in zip(ins, ndims):
+        if '...' in s:
+            n_ell = max(n_ell, nd - (len(s) - 3))
+    ell = ''.join(free[:n_ell])
+    expanded = []
+    for s, nd in zip(ins, ndims):
+        if '...' in s:
+            k = nd - (len(s) - 3)
+            if k < 0:
+                raise ValueError('einsum: subscripts {!r} have more letters '
+                                 'than the operand has axes ({})'.format(s,
+                                                                          nd))
+            s = s.replace('...', ell[n_ell - k:])
+        if len(s) != nd:
+            raise ValueError('einsum: subscripts {!r} do not match an operand '
+                             'of {} dimension(s)'.format(s, nd))
+        expanded.append(s)
+    if out is None:
+        joined = ''.join(expanded)
+        out = ell + ''.join(sorted(c for c in set(joined)
+                                   if joined.count(c) == 1 and c not in ell))
+    else:
+        out = out.replace('...', ell)
+        if len(set(out)) != len(out):
+            raise ValueError('einsum: output subscript {!r} repeats a '
+                             'letter'.format(out))
+        for c in out:
+            if not any(c in s for s in expanded):
+                raise ValueError('einsum: output subscript {!r} is not in '
+                                 'any input'.format(c))
+    return expanded, out
+
+
+class EinSum(FunctionNode):
+    """Einstein summation over explicit subscripts (no ellipsis)."""
+
+    def __init__(self, in_subs, out_sub):
+        self.in_subs = tuple(in_subs)
+        self.out_sub = out_sub
+
+    @property
+    def label(self):
+        return 'EinSum'
+
+    def forward(self, inputs):
+        sizes = {}
+        for i, (s, x) in enumerate(zip(self.in_subs, inputs)):
+            for k, c in enumerate(s):
+                if c in sizes and sizes[c][0] != x.shape[k]:
+                    n, j, l_ = sizes[c]
+                    raise invalid_type(
+                        self, 'x{}.shape[{}] == x{}.shape[{}]'.format(
+                            j, l_, i, k), '{} != {}'.format(n, x.shape[k]))
+                sizes.setdefault(c, (x.shape[k], i, k))
+        self._sizes = {c: v[0] for c, v in sizes.items()}
+        self.retain_inputs(tuple(range(len(inputs))))
+        xp = backend.get_array_module(*inputs)
+        return xp.einsum(','.join(self.in_subs) + '->' + self.out_sub,
+                         *inputs),
+
+    def backward(self, indexes, grad_outputs):
+        xs = self.get_retained_inputs()
+        gy, = grad_outputs
+        xp = backend.get_array_module(gy)
+        ret = []
+        for i in indexes:
+            subs = [self.out_sub]
+            ops = [gy]
+            for j, (s, x) in enumerate(zip(self.in_subs, xs)):
+                if j != i:
+                    subs.append(s)
+                    ops.append(x)
+            target = ''
+            used = set(''.join(self.in_subs) + self.out_sub)
+            spare = [c for c in _LETTERS if c not in used]
+            for c in self.in_subs[i]:
+                n = self._sizes[c]
+                if c in target:
+                    # A repeated letter is a diagonal: route it through an
+                    # identity matrix under a new letter.
+                    d = spare.pop()
+                    subs.append(c + d)
+                    ops.append(xp.eye(n, dtype=gy.dtype))
+                    target += d
+                    continue
+                if not any(c in s for s in subs):
+                    # Summed over in this operand alone: the gradient is
+                    # constant along it.
+                    subs.append(c)
+                    ops.append(xp.ones((n,), dtype=gy.dtype))
+                target += c
+            ret.append(EinSum(subs, target).apply(ops)[0])
+        return tuple(ret)
+
+
+def einsum(*operands):
+    """Einstein summation.
+
+    Evaluates the Einstein summation convention on the operands, like
+    :func:`numpy.einsum`, differentiably in every operand.
+
+    Args:
+        operands: The subscripts string (e.g. ``'ij,jk->ik'``; ``...`` and
+            the implicit output form are supported), followed by the
+            operands (:class:`~chainer.Variable` or arrays).
+
+    Returns:
+        ~chainer.Variable: The result.
+
+    >>> import numpy as np
+    >>> import chainer.functions as F
+    >>> a = np.arange(6, dtype=np.float32).reshape(2, 3)
+    >>> F.einsum('ij->j', a).array
+    array([3., 5., 7.], dtype=float32)
+    """
+    if not operands:
+        raise ValueError('einsum: no subscripts given')
+    subscripts, xs = operands[0], operands[1:]
+    in_subs, out_sub = _parse(subscripts, [x.ndim for x in xs])
+    return EinSum(in_subs, out_sub).apply(xs)[0]

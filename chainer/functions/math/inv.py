@@ -1,0 +1,99 @@
+"""Matrix inverses: ``F.inv`` and ``F.batch_inv`` (through ``xp.linalg``)."""
+
+import numpy
+
+from chainer import backend
+from chainer.function_node import FunctionNode
+from chainer.functions._errors import check_float, invalid_type
+
+
+def _linalg_dtype(x):
+    # xp.linalg has no float16 routines: compute in float32, cast back.
+    return numpy.float32 if x.dtype == numpy.float16 else x.dtype
+
+
+def _inv(x):
+    xp = backend.get_array_module(x)
+    try:
+        y = xp.linalg.inv(x.astype(_linalg_dtype(x), copy=False))
+    except numpy.linalg.LinAlgError:
+        raise ValueError('Input has singular matrices.') from None
+    if xp is not numpy and not bool(xp.isfinite(y).all()):
+        raise ValueError('Input has singular matrices.')
+    return y.astype(x.dtype, copy=False)
+
+
+def _check_square(func, a, ndim):
+    check_float(func, a, 'a')
+    if a.ndim != ndim:
+        raise invalid_type(func, 'a.ndim == {}'.format(ndim),
+                           '{} != {}'.format(a.ndim, ndim))
+    if a.shape[-1] != a.shape[-2]:
+        raise invalid_type(func, 'a.shape[-2] == a.shape[-1]',
+                           '{} != {}'.format(a.shape[-2], a.shape[-1]))
+
+
+class _InvBase(FunctionNode):
+
+    _ndim = None
+
+    def forward(self, inputs):
+        a, = inputs
+        _check_square(self, a, self._ndim)
+        self.retain_outputs((0,))
+        return _inv(a),
+
+    def backward(self, indexes, grad_outputs):
+        from chainer.functions.math.matmul import matmul
+        y, = self.get_retained_outputs()
+        gy, = grad_outputs
+        # d(A^-1) = -A^-1 dA A^-1, so gA = -A^-T gY A^-T.
+        return -matmul(matmul(y, gy, transa=True), y, transb=True),
+
+
+class Inv(_InvBase):
+    """Inverse of a square matrix."""
+
+    _ndim = 2
+
+
+class BatchInv(_InvBase):
+    """Inverses of a batch of square matrices."""
+
+    _ndim = 3
+
+
+def inv(a):
+    """Computes the inverse of square matrix.
+
+    Args:
+        a (~chainer.Variable or array): A square matrix of shape ``(n, n)``.
+
+    Returns:
+        ~chainer.Variable: The inverse, of shape ``(n, n)``.
+
+    Raises:
+        ValueError: If ``a`` is singular.
+
+    >>> import numpy as np
+    >>> import chainer.functions as F
+    >>> F.inv(np.array([[2., 0.], [0., 4.]], np.float32)).array
+    array([[0.5 , 0.  ],
+           [0.  , 0.25]], dtype=float32)
+    """
+    return Inv().apply((a,))[0]
+
+
+def batch_inv(a):
+    """Computes the inverse of a batch of square matrices.
+
+    Args:
+        a (~chainer.Variable or array): Matrices of shape ``(m, n, n)``.
+
+    Returns:
+        ~chainer.Variable: The inverses, of shape ``(m, n, n)``.
+
+    Raises:
+        ValueError: If a matrix of ``a`` is singular.
+    """
+    return BatchInv().apply((a,))[0]

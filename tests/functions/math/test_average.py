@@ -1,0 +1,71 @@
+import numpy
+import pytest
+
+import chainer
+import chainer.functions as F
+from chainer.utils.type_check import InvalidType
+from op_harness import check_op
+
+
+@pytest.mark.parametrize('shape,axis,keepdims', [
+    ((2, 3), 1, False), ((2, 3, 2), (0, 2), True), ((2, 3), -1, True),
+    ((3, 2), 0, False),
+])
+def test_average(shape, axis, keepdims):
+    check_op(lambda x: F.average(x, axis=axis, keepdims=keepdims),
+             lambda rng, dt: (rng.randn(*shape).astype(dt),),
+             lambda x: numpy.mean(x, axis=axis, keepdims=keepdims))
+
+
+def test_average_all_and_mean_alias():
+    assert F.mean is F.average
+    x = chainer.Variable(numpy.arange(6, dtype=numpy.float32).reshape(2, 3))
+    y = F.mean(x)
+    assert y.shape == () and float(y.array) == 2.5
+    y.backward()
+    numpy.testing.assert_allclose(x.grad, numpy.full((2, 3), 1 / 6))
+
+
+@pytest.mark.parametrize('axis,keepdims', [(1, False), (-1, True),
+                                           (0, False)])
+def test_average_weights_1d(axis, keepdims):
+    shape = (3, 3)
+    w_len = shape[axis]
+
+    def ref(x, w):
+        y = numpy.average(x, axis=axis, weights=w)
+        return numpy.expand_dims(y, axis) if keepdims else y
+    check_op(lambda x, w: F.average(x, axis=axis, weights=w,
+                                    keepdims=keepdims),
+             lambda rng, dt: (rng.randn(*shape).astype(dt),
+                              rng.uniform(0.5, 1.5, w_len).astype(dt)),
+             ref)
+
+
+def test_average_weights_full_shape():
+    check_op(lambda x, w: F.reshape(F.average(x, weights=w), (1,)),
+             lambda rng, dt: (rng.randn(2, 3).astype(dt),
+                              rng.uniform(0.5, 1.5, (2, 3)).astype(dt)),
+             lambda x, w: numpy.average(x, weights=w).reshape(1))
+
+
+def test_average_weights_values():
+    x = numpy.arange(6, dtype=numpy.float32).reshape(2, 3)
+    w = numpy.array([1., 2., 3.], numpy.float32)
+    y = F.average(x, axis=1, weights=w, keepdims=True)
+    numpy.testing.assert_allclose(y.array, [[8 / 6], [26 / 6]], rtol=1e-6)
+
+
+def test_average_errors():
+    x = numpy.ones((2, 3), numpy.float32)
+    w = numpy.ones(3, numpy.float32)
+    with pytest.raises(ValueError, match='tuple axis'):
+        F.average(x, axis=(0, 1), weights=x)
+    with pytest.raises(InvalidType, match='average'):
+        F.average(x, axis=0, weights=w)
+    with pytest.raises(InvalidType):
+        F.average(x, axis=None, weights=w)
+    with pytest.raises(InvalidType):
+        F.average(x, axis=2)
+    with pytest.raises(InvalidType):
+        F.average(numpy.ones(3, numpy.int32))

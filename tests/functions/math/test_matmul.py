@@ -1,0 +1,103 @@
+import warnings
+
+import numpy
+import pytest
+
+import chainer
+import chainer.functions as F
+from chainer.functions.math import matmul as matmul_mod
+from chainer.utils.type_check import InvalidType
+from op_harness import check_op
+
+TOL16 = {numpy.float16: dict(atol=2e-2, rtol=2e-2)}
+
+
+def _t(x, trans):
+    return x.swapaxes(-1, -2) if trans and x.ndim >= 2 else x
+
+
+@pytest.mark.parametrize('a_shape,b_shape', [
+    ((2, 3), (3, 4)), ((3,), (3, 2)), ((2, 3), (3,)), ((3,), (3,)),
+    ((2, 2, 3), (2, 3, 2)), ((2, 1, 2, 3), (3, 3, 2)),   # broadcast batch
+    ((2, 2, 3), (3, 2)), ((0, 3), (3, 2)),
+])
+def test_matmul(a_shape, b_shape):
+    def f(a, b):
+        y = F.matmul(a, b)
+        return F.reshape(y, (1,)) if y.ndim == 0 else y
+    check_op(f, lambda rng, dt: (rng.randn(*a_shape).astype(dt),
+                                 rng.randn(*b_shape).astype(dt)),
+             lambda a, b: numpy.atleast_1d(numpy.matmul(a, b)),
+             fwd_tol=TOL16, bwd_tol=TOL16)
+
+
+@pytest.mark.parametrize('transa', [False, True])
+@pytest.mark.parametrize('transb', [False, True])
+@pytest.mark.parametrize('a_shape,b_shape', [
+    ((2, 3), (3, 4)), ((2, 2, 3), (2, 3, 4)), ((3,), (3, 4)),
+])
+def test_matmul_trans(transa, transb, a_shape, b_shape):
+    a_shape = a_shape[:-2] + a_shape[-2:][::-1] if transa and \
+        len(a_shape) >= 2 else a_shape
+    b_shape = b_shape[:-2] + b_shape[-2:][::-1] if transb else b_shape
+    check_op(lambda a, b: F.matmul(a, b, transa=transa, transb=transb),
+             lambda rng, dt: (rng.randn(*a_shape).astype(dt),
+                              rng.randn(*b_shape).astype(dt)),
+             lambda a, b: numpy.matmul(_t(a, transa), _t(b, transb)),
+             fwd_tol=TOL16, bwd_tol=TOL16)
+
+
+def test_matmul_creator_and_dtype():
+    a = numpy.ones((2, 3), numpy.float32)
+    y = F.matmul(a, a.T)
+    assert isinstance(y.creator, matmul_mod.MatMul)
+    y = F.matmul(a, numpy.ones(3, numpy.float64))
+    assert y.dtype == numpy.float64
+    x = chainer.Variable(a)
+    F.sum(F.matmul(x, numpy.ones(3, numpy.float64))).backward()
+    assert x.grad.dtype == numpy.float32
+
+
+@pytest.mark.parametrize('transa,transb,a_shape,b_shape,expect', [
+    (False, False, (2, 2, 3), (2, 3, 2), (2, 2, 2)),
+    (True, False, (2, 3), (2, 3), (2, 1, 1)),
+    (False, True, (2, 3), (2, 3), (2, 3, 3)),
+])
+def test_batch_matmul(transa, transb, a_shape, b_shape, expect):
+    a = numpy.random.randn(*a_shape).astype(numpy.float32)
+    b = numpy.random.randn(*b_shape).astype(numpy.float32)
+    with pytest.warns(DeprecationWarning):
+        y = F.batch_matmul(a, b, transa=transa, transb=transb)
+    assert y.shape == expect
+    a3 = a if a.ndim == 3 else a[:, :, None]
+    b3 = b if b.ndim == 3 else b[:, :, None]
+    numpy.testing.assert_allclose(
+        y.array, numpy.matmul(_t(a3, transa), _t(b3, transb)), rtol=1e-5,
+        atol=1e-5)
+
+
+def test_batch_matmul_gradient():
+    def f(a, b):
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore', DeprecationWarning)
+            return F.batch_matmul(a, b, transa=True)
+    check_op(f, lambda rng, dt: (rng.randn(2, 3).astype(dt),
+                                 rng.randn(2, 3).astype(dt)),
+             lambda a, b: numpy.matmul(a[:, None, :], b[:, :, None]),
+             dtypes=(numpy.float64,))
+
+
+def test_matmul_errors():
+    a = numpy.ones((2, 3), numpy.float32)
+    with pytest.raises(InvalidType, match='MatMul'):
+        F.matmul(a, a)
+    with pytest.raises(InvalidType):
+        F.matmul(numpy.ones((2, 2, 3), numpy.float32),
+                 numpy.ones((3, 3, 2), numpy.float32))
+    with pytest.raises(InvalidType, match='a.dtype.kind == f'):
+        F.matmul(numpy.ones((2, 3), numpy.int32),
+                 numpy.ones((3, 2), numpy.int32))
+    with pytest.raises(InvalidType):
+        F.matmul(a[0], a, transa=True)
+    with pytest.raises(InvalidType):
+        F.matmul(numpy.ones((), numpy.float32), a)

@@ -1,0 +1,74 @@
+import numpy
+import pytest
+
+import chainer
+import chainer.functions as F
+from chainer.functions.math import sum as sum_mod
+from chainer.utils.type_check import InvalidType
+from op_harness import check_op
+
+
+@pytest.mark.parametrize('shape,axis,keepdims', [
+    ((2, 3), 1, False), ((2, 3, 2), (0, 2), False), ((2, 3, 2), -1, True),
+    ((2, 3), None, True), ((3,), 0, False), ((0, 3), 0, False),
+])
+def test_sum(shape, axis, keepdims):
+    check_op(lambda x: F.sum(x, axis=axis, keepdims=keepdims),
+             lambda rng, dt: (rng.randn(*shape).astype(dt),),
+             lambda x: numpy.sum(x, axis=axis, keepdims=keepdims))
+
+
+def test_sum_all_and_0d():
+    x = chainer.Variable(numpy.arange(6, dtype=numpy.float32).reshape(2, 3))
+    y = F.sum(x)
+    assert isinstance(y.creator, sum_mod.Sum)
+    assert y.shape == () and float(y.array) == 15
+    y.backward()
+    numpy.testing.assert_array_equal(x.grad, numpy.ones((2, 3)))
+    s = chainer.Variable(numpy.array(2., numpy.float32))
+    y = F.sum(s)
+    y.backward()
+    assert y.shape == () and float(s.grad) == 1
+
+
+def test_sum_errors():
+    x = numpy.ones((2, 3), numpy.float32)
+    with pytest.raises(InvalidType, match='Sum'):
+        F.sum(numpy.arange(3))
+    with pytest.raises(InvalidType):
+        F.sum(x, axis=2)
+    with pytest.raises(ValueError, match='duplicate'):
+        F.sum(x, axis=(0, -2))
+    with pytest.raises(TypeError):
+        F.sum(x, axis=1.)
+
+
+@pytest.mark.parametrize('x_shape,shape', [
+    ((2, 3), (1, 3)), ((2, 3), (3,)), ((2, 3, 2), (3, 1)), ((2, 3), ()),
+    ((2, 3), (2, 1)),
+])
+def test_sum_to(x_shape, shape):
+    def f(x):
+        y = F.sum_to(x, shape)
+        return F.reshape(y, (-1,)) if shape == () else y
+    check_op(f, lambda rng, dt: (rng.randn(*x_shape).astype(dt),),
+             lambda x: _ref_sum_to(x, shape))
+
+
+def _ref_sum_to(x, shape):
+    lead = x.ndim - len(shape)
+    axes = tuple(range(lead)) + tuple(
+        lead + i for i, s in enumerate(shape) if s == 1)
+    y = x.sum(axis=axes, keepdims=True).reshape(shape)
+    return y.reshape(-1) if shape == () else y
+
+
+def test_sum_to_same_shape_and_errors():
+    x = numpy.ones((2, 3), numpy.float32)
+    y = F.sum_to(x, (2, 3))
+    assert isinstance(y, chainer.Variable) and y.shape == (2, 3)
+    assert F.sum_to(x, 3).shape == (3,)
+    with pytest.raises(ValueError, match='sum_to'):
+        F.sum_to(x, (2,))
+    with pytest.raises(ValueError):
+        F.sum_to(x, (1, 2, 3))
