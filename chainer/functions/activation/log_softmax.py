@@ -1,0 +1,72 @@
+"""``F.log_softmax``: x - logsumexp(x) along an axis, computed stably."""
+
+from chainer import backend
+from chainer.function_node import FunctionNode
+from chainer.functions._errors import check_float, invalid_type
+
+
+def _check_axis(func, x, axis):
+    """The axis as a non-negative int (Chainer's range check)."""
+    if not isinstance(axis, int):
+        raise TypeError('{}: axis must be an int, got {!r}'.format(
+            func.label, axis))
+    if not -x.ndim <= axis < x.ndim:
+        raise invalid_type(func, '-x.ndim <= axis < x.ndim',
+                           'axis = {}, x.ndim = {}'.format(axis, x.ndim))
+    return axis % x.ndim
+
+
+def _log_softmax(x, axis, xp):
+    # Shift by the maximum so exp never overflows (finite for |x| ~ 1e4).
+    y = x - x.max(axis=axis, keepdims=True)
+    y -= xp.log(xp.exp(y).sum(axis=axis, keepdims=True))
+    return y
+
+
+class LogSoftmax(FunctionNode):
+    """Log-softmax along an axis."""
+
+    def __init__(self, axis=1):
+        self.axis = axis
+
+    def forward(self, inputs):
+        x, = inputs
+        check_float(self, x)
+        self._axis = _check_axis(self, x, self.axis)
+        self.retain_outputs((0,))
+        if x.size == 0:
+            return x.copy(),
+        return _log_softmax(x, self._axis, backend.get_array_module(x)),
+
+    def backward(self, indexes, grad_outputs):
+        from chainer.functions.math.exponential import exp
+        from chainer.functions.math.sum import sum as _sum
+        y, = self.get_retained_outputs()
+        gy, = grad_outputs
+        return gy - exp(y) * _sum(gy, axis=self._axis, keepdims=True),
+
+
+def log_softmax(x, axis=1):
+    """Channel-wise log-softmax function.
+
+    .. math:: y_i = x_i - \\log \\sum_j \\exp(x_j),
+
+    the sum running along ``axis``. It is computed stably (the maximum is
+    subtracted first), so it is finite even where ``log(softmax(x))``
+    underflows to ``-inf``.
+
+    Args:
+        x (:class:`~chainer.Variable` or :ref:`ndarray`): Input variable of
+            a floating point dtype.
+        axis (int): The axis along which the softmax is normalized.
+
+    Returns:
+        ~chainer.Variable: Output variable, of the shape and dtype of ``x``.
+
+    >>> import numpy as np
+    >>> import chainer.functions as F
+    >>> F.log_softmax(np.array([[0., 0.]], np.float32)).array
+    array([[-0.6931472, -0.6931472]], dtype=float32)
+    """
+    y, = LogSoftmax(axis).apply((x,))
+    return y

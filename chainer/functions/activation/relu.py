@@ -1,0 +1,67 @@
+"""``F.relu``: max(x, 0), the hottest op of all, so kept minimal."""
+
+import numpy
+
+from chainer import backend
+from chainer.function_node import FunctionNode
+from chainer.functions._errors import invalid_type
+
+
+class ReLU(FunctionNode):
+    """Rectified Linear Unit."""
+
+    is_elementwise = True
+
+    def forward(self, inputs):
+        x, = inputs
+        if x.dtype.kind != 'f':
+            raise invalid_type(self, 'x.dtype.kind == f',
+                               '{} != f'.format(x.dtype.kind))
+        self.retain_outputs((0,))
+        if isinstance(x, numpy.ndarray):
+            return numpy.maximum(x, 0),
+        return backend.get_array_module(x).maximum(x, 0),
+
+    def backward(self, indexes, grad_outputs):
+        y = self.get_retained_outputs()[0].array
+        # The gradient at 0 is taken as 0 (y > 0), as in Chainer.
+        return ReLUGrad(y > 0).apply(grad_outputs)
+
+
+class ReLUGrad(FunctionNode):
+    """``gy * (y > 0)`` with the mask fixed: linear in ``gy``, so its own
+    gradient is itself, and double (and higher) backprop is free."""
+
+    is_elementwise = True
+
+    def __init__(self, mask):
+        self.mask = mask
+
+    def forward(self, inputs):
+        gy, = inputs
+        return gy * self.mask,
+
+    def backward(self, indexes, grad_outputs):
+        return ReLUGrad(self.mask).apply(grad_outputs)
+
+
+def relu(x):
+    """Rectified Linear Unit function.
+
+    .. math:: f(x) = \\max(0, x).
+
+    Args:
+        x (:class:`~chainer.Variable` or :ref:`ndarray`): Input variable of
+            a floating point dtype, of any shape.
+
+    Returns:
+        ~chainer.Variable: Output variable, of the shape and dtype of ``x``.
+
+    >>> import numpy as np
+    >>> import chainer.functions as F
+    >>> F.relu(np.array([[-1, 0], [2, -3]], np.float32)).array
+    array([[0., 0.],
+           [2., 0.]], dtype=float32)
+    """
+    y, = ReLU().apply((x,))
+    return y

@@ -1,0 +1,47 @@
+"""``F.sigmoid``: 1 / (1 + exp(-x))."""
+
+import numpy
+
+from chainer import backend
+from chainer.function_node import FunctionNode
+from chainer.functions._errors import check_float
+
+
+class Sigmoid(FunctionNode):
+    """Logistic sigmoid."""
+
+    is_elementwise = True
+
+    def forward(self, inputs):
+        x, = inputs
+        check_float(self, x)
+        self.retain_outputs((0,))
+        xp = numpy if isinstance(x, numpy.ndarray) else \
+            backend.get_array_module(x)
+        # The tanh form never overflows, whatever the sign of x.
+        return xp.tanh(x * 0.5) * 0.5 + 0.5,
+
+    def backward(self, indexes, grad_outputs):
+        y, = self.get_retained_outputs()
+        return grad_outputs[0] * (y * (1 - y)),
+
+
+def sigmoid(x):
+    """Element-wise sigmoid logistic function.
+
+    .. math:: f(x) = (1 + \\exp(-x))^{-1}.
+
+    Args:
+        x (:class:`~chainer.Variable` or :ref:`ndarray`): Input variable of
+            a floating point dtype.
+
+    Returns:
+        ~chainer.Variable: Output variable, of the shape and dtype of ``x``.
+
+    >>> import numpy as np
+    >>> import chainer.functions as F
+    >>> F.sigmoid(np.array([-1e4, 0., 1e4], np.float32)).array
+    array([0. , 0.5, 1. ], dtype=float32)
+    """
+    y, = Sigmoid().apply((x,))
+    return y

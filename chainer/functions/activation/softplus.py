@@ -1,0 +1,55 @@
+"""``F.softplus``: log(1 + exp(beta x)) / beta, computed stably."""
+
+from chainer import backend
+from chainer.function_node import FunctionNode
+from chainer.functions._errors import check_float
+
+
+class Softplus(FunctionNode):
+    """Softplus, a smooth approximation of ReLU."""
+
+    is_elementwise = True
+
+    def __init__(self, beta=1.0):
+        self.beta = float(beta)
+        self.beta_inv = 1.0 / self.beta
+
+    def forward(self, inputs):
+        x, = inputs
+        check_float(self, x)
+        self.retain_inputs((0,))
+        xp = backend.get_array_module(x)
+        bx = x * self.beta if self.beta != 1.0 else x
+        # max(bx, 0) + log(1 + exp(-|bx|)): exp never overflows.
+        y = xp.maximum(bx, 0) + xp.log1p(xp.exp(-abs(bx)))
+        return y * self.beta_inv if self.beta != 1.0 else y,
+
+    def backward(self, indexes, grad_outputs):
+        from chainer.functions.activation.sigmoid import sigmoid
+        x, = self.get_retained_inputs()
+        bx = x * self.beta if self.beta != 1.0 else x
+        return grad_outputs[0] * sigmoid(bx),
+
+
+def softplus(x, beta=1.0):
+    """Element-wise softplus function.
+
+    .. math:: f(x)=\\frac{1}{\\beta}\\log(1 + \\exp(\\beta x)),
+
+    computed so that it is finite for any ``x``.
+
+    Args:
+        x (:class:`~chainer.Variable` or :ref:`ndarray`): Input variable of
+            a floating point dtype.
+        beta (float): Parameter :math:`\\beta` (not zero).
+
+    Returns:
+        ~chainer.Variable: Output variable, of the shape and dtype of ``x``.
+
+    >>> import numpy as np
+    >>> import chainer.functions as F
+    >>> F.softplus(np.array([-1e4, 0., 1e4], np.float32)).array
+    array([0.000000e+00, 6.931472e-01, 1.000000e+04], dtype=float32)
+    """
+    y, = Softplus(beta).apply((x,))
+    return y

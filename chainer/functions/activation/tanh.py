@@ -1,0 +1,46 @@
+"""``F.tanh``."""
+
+import numpy
+
+from chainer import backend
+from chainer.function_node import FunctionNode
+from chainer.functions._errors import check_float
+
+
+class Tanh(FunctionNode):
+    """Hyperbolic tangent."""
+
+    is_elementwise = True
+
+    def forward(self, inputs):
+        x, = inputs
+        check_float(self, x)
+        self.retain_outputs((0,))
+        xp = numpy if isinstance(x, numpy.ndarray) else \
+            backend.get_array_module(x)
+        return xp.tanh(x),
+
+    def backward(self, indexes, grad_outputs):
+        y, = self.get_retained_outputs()
+        return grad_outputs[0] * (1 - y * y),
+
+
+def tanh(x):
+    """Elementwise hyperbolic tangent function.
+
+    .. math:: f(x)=\\tanh(x).
+
+    Args:
+        x (:class:`~chainer.Variable` or :ref:`ndarray`): Input variable of
+            a floating point dtype.
+
+    Returns:
+        ~chainer.Variable: Output variable, of the shape and dtype of ``x``.
+
+    >>> import numpy as np
+    >>> import chainer.functions as F
+    >>> F.tanh(np.array([0., 1e4], np.float32)).array
+    array([0., 1.], dtype=float32)
+    """
+    y, = Tanh().apply((x,))
+    return y

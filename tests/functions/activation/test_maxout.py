@@ -1,0 +1,57 @@
+import numpy
+import pytest
+
+import chainer
+import chainer.functions as F
+from chainer.utils.type_check import InvalidType
+from op_harness import check_op
+
+
+def reference(pool, axis):
+    def f(x):
+        shape = x.shape[:axis] + (x.shape[axis] // pool, pool) + \
+            x.shape[axis + 1:]
+        return x.reshape(shape).max(axis=axis + 1)
+    return f
+
+
+def distinct(rng, shape, dtype):
+    # A permutation scaled apart: no near-ties for the numerical gradients.
+    n = int(numpy.prod(shape))
+    return (rng.permutation(n).reshape(shape) * 0.25).astype(dtype)
+
+
+@pytest.mark.parametrize('shape,pool,axis', [((2, 6), 3, 1), ((4, 3), 2, 0),
+                                             ((2, 4, 3), 2, -2)])
+def test_maxout(shape, pool, axis):
+    check_op(lambda x: F.maxout(x, pool, axis),
+             lambda rng, dt: (distinct(rng, shape, dt),),
+             reference(pool, axis % len(shape)),
+             fwd_tol={numpy.float16: dict(atol=1e-3, rtol=1e-3)})
+
+
+def test_ties_share_the_gradient():
+    x = chainer.Variable(numpy.array([[1., 1., 0., 2.]], numpy.float32))
+    y = F.maxout(x, 2)
+    numpy.testing.assert_array_equal(y.array, [[1, 2]])
+    y.grad = numpy.ones((1, 2), numpy.float32)
+    y.backward()
+    numpy.testing.assert_array_equal(x.grad, [[1, 1, 0, 1]])
+
+
+def test_empty():
+    assert F.maxout(numpy.zeros((0, 4), numpy.float32), 2).shape == (0, 2)
+
+
+def test_errors():
+    x = numpy.zeros((2, 6), numpy.float32)
+    with pytest.raises(InvalidType, match='pool_size'):
+        F.maxout(x, 4)
+    with pytest.raises(ValueError, match='positive integer'):
+        F.maxout(x, 0)
+    with pytest.raises(TypeError):
+        F.maxout(x, 2.0)
+    with pytest.raises(IndexError):
+        F.maxout(x, 2, axis=2)
+    with pytest.raises(InvalidType):
+        F.maxout(x.astype(numpy.int32), 2)
