@@ -97,9 +97,15 @@ class CpuDevice(Device):
 _cpu_device = CpuDevice()
 
 
+_cuda = None
+
+
 def _gpu_module():
-    from chainer.backends import cuda
-    return cuda
+    global _cuda
+    if _cuda is None:
+        from chainer.backends import cuda
+        _cuda = cuda
+    return _cuda
 
 
 def get_device(device_spec):
@@ -190,7 +196,7 @@ def get_array_module(*args):
     >>> backend.get_array_module(np.zeros(3)) is np
     True
     """
-    cuda = _gpu_module()
+    cuda = _cuda or _gpu_module()
     if cuda.available:
         return cuda.cupy.get_array_module(
             *[getattr(a, 'array', a) for a in args])
@@ -216,7 +222,7 @@ def copyto(dst, src):
 
 
 def _get_array_types():
-    cuda = _gpu_module()
+    cuda = _cuda or _gpu_module()
     if cuda.available:
         return (numpy.ndarray, cuda.ndarray)
     return (numpy.ndarray,)

@@ -22,7 +22,29 @@ class Tanh(FunctionNode):
 
     def backward(self, indexes, grad_outputs):
         y, = self.get_retained_outputs()
-        return grad_outputs[0] * (1 - y * y),
+        return TanhGrad().apply((y, grad_outputs[0]))
+
+
+class TanhGrad(FunctionNode):
+    """``gy * (1 - y^2)`` in one op (backward of :class:`Tanh`)."""
+
+    is_elementwise = True
+
+    def forward(self, inputs):
+        self.retain_inputs((0, 1))
+        y, gy = inputs
+        one = y.dtype.type(1)
+        return gy * (one - y * y),
+
+    def backward(self, indexes, grad_outputs):
+        y, gy = self.get_retained_inputs()
+        ggx, = grad_outputs
+        ret = []
+        if 0 in indexes:
+            ret.append(-2 * y * gy * ggx)
+        if 1 in indexes:
+            ret.append(ggx * (1 - y * y))
+        return ret
 
 
 def tanh(x):

@@ -1,0 +1,209 @@
+"""Array-level N-d convolution shared by the convolution family.
+
+Layouts follow Chainer: ``x`` is ``(n, c, *dims)``, a convolution filter
+``W`` is ``(out_c, c // groups, *ksize)`` and a deconvolution filter is
+``(in_c, out_c // groups, *ksize)``.  Each op is an im2col view of the
+padded input and one (batched) matmul; groups become a batch axis of the
+matmul, so grouped and plain convolutions share one path.
+"""
+
+from chainer import backend
+from chainer.functions._errors import invalid_type
+from chainer.utils import get_conv_outsize
+from chainer.utils.conv_nd import as_tuple, col2im_add, im2col_view
+
+
+def _prod(xs):
+    p = 1
+    for x in xs:
+        p *= x
+    return p
+
+
+# The batch axis goes last inside these functions: the windows of a
+# (c, *dims, n) array copy in runs of n (or out_w * n) contiguous elements,
+# where (n, c, *dims) gives runs of out_w, and the contraction over
+# c * prod(ksize) becomes one GEMM per group with n * prod(outs) columns.
+
+def _batch_last(xp, x):
+    return xp.moveaxis(x, 0, -1)
+
+
+def _batch_first(xp, y):
+    return xp.ascontiguousarray(xp.moveaxis(y, -1, 0))
+
+
+def _columns(xp, x, ksize, stride, pad, dilate, cover_all, outs):
+    """The windows of ``x`` as a ``(c, *ksize, *outs, n)`` view."""
+    xT = _batch_last(xp, x)
+    if not any(pad):
+        xT = xp.ascontiguousarray(xT)
+    return im2col_view(xT, ksize, stride, pad, 0, cover_all, dilate, outs,
+                       first=1)
+
+
+def conv_forward(x, W, b, stride, pad, dilate, groups, cover_all,
+                 outs=None):
+    """``y[n, o, p] = sum_k W[o, k] col[k, p, n] (+ b[o])``."""
+    xp = backend.get_array_module(x)
+    nd = x.ndim - 2
+    n = x.shape[0]
+    out_c = W.shape[0]
+    col = _columns(xp, x, W.shape[2:], stride, pad, dilate, cover_all, outs)
+    outs = col.shape[1 + nd:1 + 2 * nd]
+    col = col.reshape(groups, -1, _prod(outs) * n)  # the one copy
+    y = xp.matmul(W.reshape(groups, out_c // groups, -1), col)
+    y = _batch_first(xp, y.reshape((out_c,) + outs + (n,)))
+    if b is not None:
+        y += b.reshape((1, out_c) + (1,) * nd)
+    return y
+
+
+def conv_grad_w(x, gy, ksize, stride, pad, dilate, groups):
+    """The filter gradient ``gW[o, k] = sum_{p, n} gy[o, p, n] col[k, p, n]``.
+    """
+    xp = backend.get_array_module(x)
+    n, out_c = gy.shape[:2]
+    c = x.shape[1]
+    m = gy.size // out_c
+    col = _columns(xp, x, ksize, stride, pad, dilate, False, gy.shape[2:])
+    col = col.reshape(groups, -1, m)
+    gyT = xp.ascontiguousarray(_batch_last(xp, gy)).reshape(groups, -1, m)
+    gW = xp.matmul(gyT, col.swapaxes(1, 2))
+    return gW.reshape((out_c, c // groups) + tuple(ksize))
+
+
+def deconv_forward(x, W, b, stride, pad, outsize, dilate, groups):
+    """The adjoint of :func:`conv_forward` in ``x`` (a transposed conv)."""
+    xp = backend.get_array_module(x)
+    nd = x.ndim - 2
+    n, in_c = x.shape[:2]
+    ksize = W.shape[2:]
+    out_c = W.shape[1] * groups
+    xT = xp.ascontiguousarray(_batch_last(xp, x))
+    xT = xT.reshape(groups, in_c // groups, -1)
+    Wg = W.reshape(groups, in_c // groups, -1).swapaxes(1, 2)
+    col = xp.matmul(Wg, xT).reshape(
+        (out_c,) + tuple(ksize) + x.shape[2:] + (n,))
+    y = _batch_first(xp, col2im_add(col, stride, pad, outsize, dilate,
+                                    first=1))
+    if b is not None:
+        y += b.reshape((1, out_c) + (1,) * nd)
+    return y
+
+
+def deconv_outsize(dims, ksize, stride, pad, dilate):
+    from chainer.utils import get_deconv_outsize
+    return tuple(get_deconv_outsize(d, k, s, p, d=dl) for d, k, s, p, dl
+                 in zip(dims, ksize, stride, pad, dilate))
+
+
+def deconv_cover_all(func, dims, outsize, ksize, stride, pad, dilate):
+    """Whether a convolution of ``outsize`` gives back ``dims`` plainly
+    (False) or with ``cover_all`` (True); an error when neither does."""
+    cover_all = False
+    for d, o, k, s, p, dl in zip(dims, outsize, ksize, stride, pad, dilate):
+        lo = get_conv_outsize(o, k, s, p, False, dl)
+        hi = get_conv_outsize(o, k, s, p, True, dl)
+        if not lo <= d <= hi:
+            raise invalid_type(
+                func, 'outsize consistent with the input: conv_outsize('
+                'outsize) <= x.shape[2:] <= conv_outsize(outsize, cover_all)',
+                'outsize {} against input size {} (kernel {}, stride {}, '
+                'pad {})'.format(tuple(outsize), tuple(dims), tuple(ksize),
+                                 tuple(stride), tuple(pad)))
+        if d != lo:
+            cover_all = True
+    return cover_all
+
+
+def check_conv_inputs(func, inputs, nd, groups, deconv=False):
+    """Chainer's type checks of a (de)convolution; returns the inputs with
+    ``W`` and ``b`` cast to ``x``'s dtype."""
+    x, W = inputs[:2]
+    b = inputs[2] if len(inputs) == 3 else None
+    if x.dtype.kind != 'f':
+        raise invalid_type(func, 'x.dtype.kind == f',
+                           '{} != f'.format(x.dtype.kind))
+    if W.dtype.kind != 'f':
+        raise invalid_type(func, 'W.dtype.kind == f',
+                           '{} != f'.format(W.dtype.kind))
+    if x.ndim != nd + 2:
+        raise invalid_type(func, 'x.ndim == {}'.format(nd + 2),
+                           '{} != {}'.format(x.ndim, nd + 2))
+    if W.ndim != nd + 2:
+        raise invalid_type(func, 'W.ndim == {}'.format(nd + 2),
+                           '{} != {}'.format(W.ndim, nd + 2))
+    if deconv:
+        if x.shape[1] != W.shape[0]:
+            raise invalid_type(func, 'x.shape[1] == W.shape[0]',
+                               '{} != {}'.format(x.shape[1], W.shape[0]))
+        out_c = W.shape[1] * groups
+    else:
+        if x.shape[1] != W.shape[1] * groups:
+            raise invalid_type(
+                func, 'x.shape[1] == W.shape[1] * {}'.format(groups),
+                '{} != {}'.format(x.shape[1], W.shape[1] * groups))
+        out_c = W.shape[0]
+    if groups > 1 and (out_c % groups or x.shape[1] % groups):
+        raise ValueError(
+            '{}: the channels (in {}, out {}) must be divisible by groups '
+            '({})'.format(func.label, x.shape[1], out_c, groups))
+    if b is not None:
+        if b.dtype.kind != 'f':
+            raise invalid_type(func, 'b.dtype.kind == f',
+                               '{} != f'.format(b.dtype.kind))
+        if b.ndim != 1 or b.shape[0] != out_c:
+            raise invalid_type(func, 'b.shape == ({},)'.format(out_c),
+                               'b.shape = {}'.format(b.shape))
+    if W.dtype != x.dtype:
+        W = W.astype(x.dtype)
+    if b is not None and b.dtype != x.dtype:
+        b = b.astype(x.dtype)
+    return x, W, b
+
+
+def check_outsize_positive(func, x_dims, ksize, stride, pad, dilate,
+                           cover_all):
+    outs = tuple(get_conv_outsize(d, k, s, p, cover_all, dl) for
+                 d, k, s, p, dl in zip(x_dims, ksize, stride, pad, dilate))
+    if any(o <= 0 for o in outs):
+        raise invalid_type(
+            func, 'a positive output size', 'output size {} (input {}, '
+            'kernel {}, stride {}, pad {}, dilate {})'.format(
+                outs, tuple(x_dims), tuple(ksize), tuple(stride),
+                tuple(pad), tuple(dilate)))
+    return outs
+
+
+def parse_conv_kwargs(fname, kwargs, allow_cudnn_fast=True):
+    """``dilate``, ``groups`` (and the ignored ``cudnn_fast``) from
+    ``**kwargs``; the removed ``deterministic`` is rejected as Chainer does."""
+    if 'deterministic' in kwargs:
+        raise ValueError(
+            'deterministic argument is not supported anymore. Use '
+            "chainer.using_config('cudnn_deterministic', value) context "
+            'where value is either `True` or `False`.')
+    dilate = kwargs.pop('dilate', 1)
+    groups = kwargs.pop('groups', 1)
+    if allow_cudnn_fast:
+        kwargs.pop('cudnn_fast', False)
+    if kwargs:
+        raise TypeError('{}() got unexpected keyword argument(s) {}'.format(
+            fname, ', '.join("'{}'".format(k) for k in kwargs)))
+    return dilate, groups
+
+
+def normalize(nd, stride, pad, dilate, groups):
+    groups = int(groups)
+    if groups < 1:
+        raise ValueError('groups must be a positive integer, got {}'.format(
+            groups))
+    return (as_tuple(stride, nd), as_tuple(pad, nd), as_tuple(dilate, nd),
+            groups)
+
+
+def bias_grad(gy):
+    from chainer.functions.math.sum import sum as _sum
+    return _sum(gy, axis=(0,) + tuple(range(2, gy.ndim)))
+

@@ -1,0 +1,110 @@
+"""N-dimensional deconvolution (transposed convolution):
+``F.deconvolution_nd`` (``_1d``, ``_3d``)."""
+
+from chainer.function_node import FunctionNode
+from chainer.functions.connection import _conv
+from chainer.functions.connection.convolution_nd import _check_ndim
+from chainer.functions.connection.convolution_nd import _ConvParams
+
+
+class DeconvolutionND(_ConvParams, FunctionNode):
+    """N-dimensional deconvolution of ``(x, W[, b])``."""
+
+    def __init__(self, ndim, stride=1, pad=0, outsize=None, dilate=1,
+                 groups=1):
+        self._set(ndim, stride, pad, False, dilate, groups)
+        self.outsize = None if outsize is None else tuple(outsize)
+
+    def forward(self, inputs):
+        x, W, b = _conv.check_conv_inputs(self, inputs, self.ndim,
+                                          self.groups, deconv=True)
+        ksize = W.shape[2:]
+        if self.outsize is None:
+            outsize = _conv.deconv_outsize(x.shape[2:], ksize, self.stride,
+                                           self.pad, self.dilate)
+            if any(o <= 0 for o in outsize):
+                raise _conv.invalid_type(
+                    self, 'a positive output size',
+                    'output size {}'.format(outsize))
+            self.cover_all = False
+        else:
+            outsize = self.outsize
+            if len(outsize) != self.ndim:
+                raise ValueError(
+                    '{}: outsize must have {} elements, got {}'.format(
+                        self.label, self.ndim, outsize))
+            # The convolution that backward runs must give x's size back.
+            self.cover_all = _conv.deconv_cover_all(
+                self, x.shape[2:], outsize, ksize, self.stride, self.pad,
+                self.dilate)
+        self.retain_inputs((0, 1))
+        return _conv.deconv_forward(x, W, b, self.stride, self.pad, outsize,
+                                    self.dilate, self.groups),
+
+    def backward(self, indexes, grad_outputs):
+        x, W = self.get_retained_inputs()
+        gy, = grad_outputs
+        ret = []
+        if 0 in indexes:
+            ret.append(self.conv(gy, W, self.cover_all))
+        if 1 in indexes:
+            ret.append(self.grad_w(gy, x, W.shape[2:], self.cover_all))
+        if 2 in indexes:
+            ret.append(_conv.bias_grad(gy))
+        return tuple(ret)
+
+
+def deconvolution_nd(x, W, b=None, stride=1, pad=0, outsize=None, dilate=1,
+                     groups=1):
+    """N-dimensional deconvolution function.
+
+    The transpose of :func:`~chainer.functions.convolution_nd` with respect
+    to its input: ``x`` of shape ``(n, c_I, d_1, ..., d_N)`` and ``W`` of
+    shape ``(c_I, c_O // groups, k_1, ..., k_N)`` give an output of shape
+    ``(n, c_O, l_1, ..., l_N)`` with
+    ``l_i = s_i (d_i - 1) + (k_i - 1) * dilate_i + 1 - 2 p_i`` unless
+    ``outsize`` says otherwise.
+
+    Args:
+        x (~chainer.Variable or array): Input ``(n, c_I, d_1, ..., d_N)``.
+        W (~chainer.Variable or array): Filters ``(c_I, c_O / groups, k_1,
+            ..., k_N)``.
+        b (~chainer.Variable or array): Bias ``(c_O,)`` (optional).
+        stride (int or tuple of ints): Strides of the filter application.
+        pad (int or tuple of ints): Padding cropped from the output.
+        outsize (None or tuple of ints): Output size (it must be one that
+            a convolution would map back to the input size).
+        dilate (int or tuple of ints): Dilation of the filters.
+        groups (int): Number of groups of channels.
+
+    Returns:
+        ~chainer.Variable: Output ``(n, c_O, l_1, ..., l_N)``.
+
+    >>> import numpy as np
+    >>> import chainer.functions as F
+    >>> x = np.ones((1, 2, 3, 3, 3), np.float32)
+    >>> W = np.ones((2, 4, 2, 2, 2), np.float32)
+    >>> F.deconvolution_nd(x, W, stride=2).shape
+    (1, 4, 6, 6, 6)
+    """
+    ndim = len(x.shape[2:])
+    func = DeconvolutionND(ndim, stride, pad, outsize, dilate=dilate,
+                           groups=groups)
+    args = (x, W) if b is None else (x, W, b)
+    return func.apply(args)[0]
+
+
+def deconvolution_1d(x, W, b=None, stride=1, pad=0, outsize=None, dilate=1,
+                     groups=1):
+    """1-dimensional deconvolution function (:func:`deconvolution_nd` on
+    ``(n, c, d)`` inputs)."""
+    _check_ndim('deconvolution_1d', x, 1)
+    return deconvolution_nd(x, W, b, stride, pad, outsize, dilate, groups)
+
+
+def deconvolution_3d(x, W, b=None, stride=1, pad=0, outsize=None, dilate=1,
+                     groups=1):
+    """3-dimensional deconvolution function (:func:`deconvolution_nd` on
+    ``(n, c, d_1, d_2, d_3)`` inputs)."""
+    _check_ndim('deconvolution_3d', x, 3)
+    return deconvolution_nd(x, W, b, stride, pad, outsize, dilate, groups)

@@ -1,0 +1,93 @@
+"""Embedding lookup: ``F.embed_id`` (``y = W[x]``)."""
+
+from chainer import backend
+from chainer.function_node import FunctionNode
+from chainer.functions._errors import invalid_type
+
+
+class EmbedIDFunction(FunctionNode):
+    """Rows of ``W`` picked by the integer ids ``x``."""
+
+    def __init__(self, ignore_label=None):
+        self.ignore_label = ignore_label
+
+    def forward(self, inputs):
+        x, W = inputs
+        if x.dtype.kind != 'i':
+            raise invalid_type(self, 'x.dtype.kind == i',
+                               '{} != i'.format(x.dtype.kind))
+        if W.dtype.kind != 'f':
+            raise invalid_type(self, 'W.dtype.kind == f',
+                               '{} != f'.format(W.dtype.kind))
+        if W.ndim != 2:
+            raise invalid_type(self, 'W.ndim == 2', '{} != 2'.format(W.ndim))
+        self.retain_inputs((0,))
+        self._w_shape = W.shape
+        if self.ignore_label is None:
+            return W[x],
+        xp = backend.get_array_module(x)
+        ignored = x == self.ignore_label
+        y = W[xp.where(ignored, 0, x)]
+        y[ignored] = 0
+        return y,
+
+    def backward(self, indexes, grad_outputs):
+        x, = self.get_retained_inputs()
+        return None, EmbedIDGrad(self._w_shape, self.ignore_label).apply(
+            (x, grad_outputs[0]))[0]
+
+
+class EmbedIDGrad(FunctionNode):
+    """The gradient of :class:`EmbedIDFunction` in ``W``: rows of ``gy``
+    added up per id."""
+
+    def __init__(self, w_shape, ignore_label=None):
+        self.w_shape = w_shape
+        self.ignore_label = ignore_label
+
+    def forward(self, inputs):
+        x, gy = inputs
+        self.retain_inputs((0,))
+        xp = backend.get_array_module(x)
+        gW = xp.zeros(self.w_shape, gy.dtype)
+        x = x.ravel()
+        gy = gy.reshape(x.size, -1)
+        if self.ignore_label is not None:
+            keep = x != self.ignore_label
+            x, gy = x[keep], gy[keep]
+        if xp.__name__ == 'numpy':
+            xp.add.at(gW, x, gy)
+        else:
+            import cupyx
+            cupyx.scatter_add(gW, x, gy)
+        return gW,
+
+    def backward(self, indexes, grad_outputs):
+        x, = self.get_retained_inputs()
+        return None, embed_id(x, grad_outputs[0], self.ignore_label)
+
+
+def embed_id(x, W, ignore_label=None):
+    """Efficient linear function for one-hot input.
+
+    The same as ``W[x]``, the rows of the embedding matrix picked by the
+    integer ids in ``x`` (a linear layer on one-hot vectors), except that
+    ids equal to ``ignore_label`` give rows of zeros.
+
+    Args:
+        x (~chainer.Variable or array): Integer ids of any shape.
+        W (~chainer.Variable or array): Embedding matrix ``(n_vocab,
+            n_units)``.
+        ignore_label (int or None): The id that gives a zero vector.
+
+    Returns:
+        ~chainer.Variable: Output of shape ``x.shape + (n_units,)``.
+
+    >>> import numpy as np
+    >>> import chainer.functions as F
+    >>> W = np.array([[0, 0], [1, 1], [2, 2]], np.float32)
+    >>> F.embed_id(np.array([2, -1], np.int32), W, ignore_label=-1).array
+    array([[2., 2.],
+           [0., 0.]], dtype=float32)
+    """
+    return EmbedIDFunction(ignore_label=ignore_label).apply((x, W))[0]

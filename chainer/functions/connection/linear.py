@@ -1,0 +1,124 @@
+"""Fully connected layer: ``F.linear`` (``y = x W^T + b``)."""
+
+from chainer.function_node import FunctionNode
+from chainer.functions._errors import invalid_type
+
+
+def _check(func, x, W, b):
+    if x.dtype.kind != 'f':
+        raise invalid_type(func, 'x.dtype.kind == f',
+                           '{} != f'.format(x.dtype.kind))
+    if W.dtype.kind != 'f':
+        raise invalid_type(func, 'W.dtype.kind == f',
+                           '{} != f'.format(W.dtype.kind))
+    if x.ndim != 2:
+        raise invalid_type(func, 'x.ndim == 2', '{} != 2'.format(x.ndim))
+    if W.ndim != 2:
+        raise invalid_type(func, 'W.ndim == 2', '{} != 2'.format(W.ndim))
+    if x.shape[1] != W.shape[1]:
+        raise invalid_type(func, 'x.shape[1] == W.shape[1]',
+                           '{} != {}'.format(x.shape[1], W.shape[1]))
+    if b is not None:
+        if b.dtype.kind != 'f':
+            raise invalid_type(func, 'b.dtype.kind == f',
+                               '{} != f'.format(b.dtype.kind))
+        if b.ndim != 1:
+            raise invalid_type(func, 'b.ndim == 1', '{} != 1'.format(b.ndim))
+        if b.shape[0] != W.shape[0]:
+            raise invalid_type(func, 'b.shape[0] == W.shape[0]',
+                               '{} != {}'.format(b.shape[0], W.shape[0]))
+
+
+class LinearFunction(FunctionNode):
+    """``y = x W^T (+ b)`` on a matrix ``x``."""
+
+    def forward(self, inputs):
+        x, W = inputs[0], inputs[1]
+        b = inputs[2] if len(inputs) == 3 else None
+        dtype = x.dtype
+        # The success path is two comparisons; the full check only runs
+        # when something is off.
+        if x.ndim != 2 or W.ndim != 2 or x.shape[1] != W.shape[1] or \
+                dtype.kind != 'f' or W.dtype != dtype or \
+                (b is not None and (b.shape != W.shape[:1] or
+                                    b.dtype != dtype)):
+            _check(self, x, W, b)
+            W = W.astype(dtype, copy=False)
+            if b is not None:
+                b = b.astype(dtype, copy=False)
+        self.retain_inputs((0, 1))
+        y = x @ W.T  # a transposed GEMM, no copy of W
+        if b is not None:
+            y += b
+        return y,
+
+    def backward(self, indexes, grad_outputs):
+        from chainer.functions.math.matmul import matmul
+        from chainer.functions.math.sum import sum as _sum
+        x, W = self.get_retained_inputs()
+        gy, = grad_outputs
+        ret = []
+        if 0 in indexes:
+            ret.append(matmul(gy, W))
+        if 1 in indexes:
+            ret.append(matmul(gy, x, transa=True))
+        if 2 in indexes:
+            ret.append(_sum(gy, axis=0))
+        return tuple(ret)
+
+
+def linear(x, W, b=None, n_batch_axes=1):
+    """Linear function, or affine transformation.
+
+    Computes ``y = x W^T + b``. The first ``n_batch_axes`` axes of ``x``
+    are batch axes; the remaining ones are flattened into the feature axis,
+    whose size must be ``W.shape[1]``.
+
+    Args:
+        x (~chainer.Variable or array): Input of shape
+            ``(s_1, ..., s_B, ...)`` with ``B = n_batch_axes``.
+        W (~chainer.Variable or array): Weight of shape ``(M, N)``.
+        b (~chainer.Variable or array): Bias of shape ``(M,)`` (optional).
+        n_batch_axes (int): Number of batch axes (positive).
+
+    Returns:
+        ~chainer.Variable: Output of shape ``(s_1, ..., s_B, M)``.
+
+    >>> import numpy as np
+    >>> import chainer.functions as F
+    >>> x = np.ones((3, 4), np.float32)
+    >>> W = np.ones((2, 4), np.float32)
+    >>> F.linear(x, W, np.zeros(2, np.float32)).array
+    array([[4., 4.],
+           [4., 4.],
+           [4., 4.]], dtype=float32)
+    """
+    if n_batch_axes <= 0:
+        raise ValueError('n_batch_axes should be greater than 0.')
+    shape = x.shape
+    if len(shape) != n_batch_axes + 1:
+        from chainer.functions.array.reshape import reshape
+        if len(shape) < n_batch_axes:
+            raise ValueError(
+                'linear: x has {} axes, fewer than n_batch_axes={}'.format(
+                    len(shape), n_batch_axes))
+        batch_shape = shape[:n_batch_axes]
+        batch = 1
+        for s in batch_shape:
+            batch *= s
+        x = reshape(x, (batch, -1) if batch else (0, W.shape[1]))
+        args = (x, W) if b is None else (x, W, b)
+        y, = LinearFunction().apply(args)
+        if n_batch_axes > 1:
+            y = reshape(y, batch_shape + (-1,) if batch else
+                        batch_shape + (y.shape[1],))
+        return y
+    if n_batch_axes > 1:
+        from chainer.functions.array.reshape import reshape
+        batch_shape = shape[:n_batch_axes]
+        x = reshape(x, (-1, shape[-1]))
+        args = (x, W) if b is None else (x, W, b)
+        y, = LinearFunction().apply(args)
+        return reshape(y, batch_shape + (y.shape[1],))
+    args = (x, W) if b is None else (x, W, b)
+    return LinearFunction().apply(args)[0]

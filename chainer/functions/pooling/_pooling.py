@@ -1,0 +1,136 @@
+"""Array-level N-d pooling shared by the pooling family.
+
+Every pooling reduces the windows of a padded ``(n, c, *dims)`` array; the
+windows are strided slices of it (one per kernel offset, from
+:func:`chainer.utils.conv_nd.window_slices`), so a pooling costs
+``prod(ksize)`` whole-array operations and no loop over pixels.  Each
+reduction has its adjoint here (a scatter back onto the image), which the
+backward nodes use.
+"""
+
+import numpy
+
+from chainer import backend
+from chainer.functions._errors import invalid_type
+from chainer.utils import get_conv_outsize, get_deconv_outsize
+from chainer.utils.conv_nd import as_tuple, pad_for_windows, window_slices
+
+
+def normalize(nd, ksize, stride, pad):
+    ksize = as_tuple(ksize, nd)
+    stride = ksize if stride is None else as_tuple(stride, nd)
+    return ksize, stride, as_tuple(pad, nd)
+
+
+def pool_outs(dims, ksize, stride, pad, cover_all):
+    return tuple(get_conv_outsize(d, k, s, p, cover_all) for d, k, s, p in
+                 zip(dims, ksize, stride, pad))
+
+
+def unpool_outsize(dims, ksize, stride, pad, cover_all):
+    return tuple(get_deconv_outsize(d, k, s, p, cover_all) for d, k, s, p in
+                 zip(dims, ksize, stride, pad))
+
+
+def check_input(func, x, nd):
+    if x.dtype.kind != 'f':
+        raise invalid_type(func, 'x.dtype.kind == f',
+                           '{} != f'.format(x.dtype.kind))
+    if x.ndim != nd + 2:
+        raise invalid_type(func, 'x.ndim == {}'.format(nd + 2),
+                           '{} != {}'.format(x.ndim, nd + 2))
+
+
+def check_outs(func, dims, outs):
+    if any(o <= 0 for o in outs):
+        raise invalid_type(func, 'a positive output size',
+                           'output size {} for input size {}'.format(
+                               outs, tuple(dims)))
+
+
+def _windows(x, ksize, stride, pad, outs, pval):
+    padded = pad_for_windows(x, ksize, stride, pad, outs, pval)
+    for offset, index in window_slices(ksize, stride, outs):
+        yield padded[index]
+
+
+# The lowest set bit of a byte: the first window offset holding the maximum.
+_FIRST_BIT = numpy.array([(v & -v).bit_length() - 1 if v else 0
+                          for v in range(256)], numpy.int8)
+
+
+def max_pool(x, ksize, stride, pad, outs):
+    """The window maxima and the flat kernel index of each (the first one
+    among ties, as argmax gives)."""
+    xp = backend.get_array_module(x)
+    windows = list(_windows(x, ksize, stride, pad, outs, -float('inf')))
+    y = windows[0].copy()
+    for s in windows[1:]:
+        xp.maximum(y, s, out=y)
+    if len(windows) <= 8:
+        # One bit per offset where the window equals its maximum; a table
+        # lookup then gives the first such offset.
+        code = xp.zeros(y.shape, numpy.uint8)
+        for k, s in enumerate(windows):
+            eq = (s == y).view(numpy.uint8)
+            if k:
+                eq <<= k
+            code |= eq
+        return y, xp.asarray(_FIRST_BIT)[code]
+    indexes = xp.full(y.shape, len(windows) - 1, numpy.int32)
+    for k in range(len(windows) - 2, -1, -1):
+        xp.copyto(indexes, k, where=windows[k] == y)
+    return y, indexes
+
+
+def _scatter(gy, ksize, stride, pad, dims, where_index=None):
+    """Adds ``gy`` to the window positions of an image of size ``dims``:
+    every position, or only the ones ``where_index`` gives per window."""
+    xp = backend.get_array_module(gy)
+    outs = gy.shape[2:]
+    size = tuple(max(d + 2 * p, (o - 1) * s + k) for d, p, o, s, k in
+                 zip(dims, pad, outs, stride, ksize))
+    img = xp.zeros(gy.shape[:2] + size, gy.dtype)
+    disjoint = all(s >= k for s, k in zip(stride, ksize))
+    for k, (_, index) in enumerate(window_slices(ksize, stride, outs)):
+        if where_index is None:
+            img[index] += gy
+        elif disjoint:
+            xp.multiply(gy, where_index == k, out=img[index])
+        else:
+            img[index] += gy * (where_index == k)
+    img = img[(Ellipsis,) + tuple(slice(p, p + d) for p, d in
+                                  zip(pad, dims))]
+    return xp.ascontiguousarray(img)
+
+
+def max_unpool(gy, indexes, ksize, stride, pad, dims):
+    """Scatters ``gy`` to the positions ``indexes`` picked (the adjoint of
+    :func:`gather`)."""
+    return _scatter(gy, ksize, stride, pad, dims, indexes)
+
+
+def gather(x, indexes, ksize, stride, pad, outs):
+    """Picks from each window of ``x`` the element ``indexes`` says."""
+    xp = backend.get_array_module(x)
+    y = xp.zeros(x.shape[:2] + tuple(outs), x.dtype)
+    for k, s in enumerate(_windows(x, ksize, stride, pad, outs, 0)):
+        xp.copyto(y, s, where=indexes == k)
+    return y
+
+
+def sum_pool(x, ksize, stride, pad, outs):
+    """The window sums (zero padding)."""
+    y = None
+    for s in _windows(x, ksize, stride, pad, outs, 0):
+        if y is None:
+            y = s.copy()
+        else:
+            y += s
+    return y
+
+
+def sum_unpool(gy, ksize, stride, pad, dims):
+    """Adds every element of ``gy`` to its whole window (the adjoint of
+    :func:`sum_pool`)."""
+    return _scatter(gy, ksize, stride, pad, dims)

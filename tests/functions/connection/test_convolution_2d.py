@@ -1,0 +1,114 @@
+import numpy
+import pytest
+
+import chainer
+import chainer.functions as F
+from chainer.utils import get_conv_outsize
+from chainer.utils.type_check import InvalidType
+from op_harness import check_op
+
+F16_TOL = {numpy.float16: dict(atol=2e-2, rtol=2e-2)}
+F16_BWD = {numpy.float16: dict(atol=1e-1, rtol=1e-1)}
+
+
+def conv_ref(x, W, b=None, stride=1, pad=0, cover_all=False, dilate=1,
+             groups=1):
+    """A loop over output positions (the test's independent reference)."""
+    nd = x.ndim - 2
+    s, p, d = [(v,) * nd if numpy.isscalar(v) else tuple(v)
+               for v in (stride, pad, dilate)]
+    k = W.shape[2:]
+    outs = [get_conv_outsize(x.shape[2 + i], k[i], s[i], p[i], cover_all,
+                             d[i]) for i in range(nd)]
+    xp = numpy.pad(x, [(0, 0), (0, 0)] + [(p[i], p[i] + s[i]) for i in
+                                          range(nd)])
+    n, c = x.shape[:2]
+    out_c = W.shape[0]
+    cg, og = c // groups, out_c // groups
+    y = numpy.zeros((n, out_c) + tuple(outs))
+    for pos in numpy.ndindex(*outs):
+        sl = tuple(slice(pos[i] * s[i], pos[i] * s[i] + (k[i] - 1) * d[i] + 1,
+                         d[i]) for i in range(nd))
+        for g in range(groups):
+            win = xp[(slice(None), slice(g * cg, (g + 1) * cg)) + sl]
+            Wg = W[g * og:(g + 1) * og]
+            y[(slice(None), slice(g * og, (g + 1) * og)) + pos] = \
+                numpy.tensordot(win, Wg, (list(range(1, nd + 2)),
+                                          list(range(1, nd + 2))))
+    if b is not None:
+        y += b.reshape((1, -1) + (1,) * nd)
+    return y
+
+
+CASES = [
+    dict(),
+    dict(stride=2, pad=1),
+    dict(stride=2, pad=1, cover_all=True),  # stride not dividing
+    dict(stride=(1, 2), pad=3),              # pad larger than the kernel
+    dict(dilate=2, pad=(1, 0), groups=2),
+]
+
+
+@pytest.mark.parametrize('kw', CASES)
+def test_convolution_2d(kw):
+    groups = kw.get('groups', 1)
+
+    def make(rng, dt):
+        return (rng.uniform(-1, 1, (2, 4, 5, 6)).astype(dt),
+                rng.uniform(-1, 1, (3 * groups, 4 // groups, 3, 2)).astype(dt),
+                rng.uniform(-1, 1, (3 * groups,)).astype(dt))
+
+    check_op(lambda x, W, b: F.convolution_2d(x, W, b, **kw), make,
+             lambda x, W, b: conv_ref(x, W, b, **kw), fwd_tol=F16_TOL,
+             bwd_tol=F16_BWD)
+
+
+def test_convolution_2d_no_bias_batch1():
+    def make(rng, dt):
+        return (rng.uniform(-1, 1, (1, 2, 4, 4)).astype(dt),
+                rng.uniform(-1, 1, (2, 2, 2, 2)).astype(dt))
+
+    check_op(lambda x, W: F.convolution_2d(x, W, stride=3), make,
+             lambda x, W: conv_ref(x, W, stride=3), fwd_tol=F16_TOL,
+             bwd_tol=F16_BWD)
+
+
+def test_creator_and_attributes():
+    x = numpy.ones((1, 2, 4, 4), numpy.float32)
+    W = numpy.ones((3, 2, 2, 2), numpy.float32)
+    y = F.convolution_2d(x, W, stride=(1, 2), pad=1, dilate=(2, 1))
+    f = y.creator
+    assert type(f).__name__ == 'Convolution2DFunction'
+    assert (f.sy, f.sx, f.ph, f.pw, f.dy, f.dx) == (1, 2, 1, 1, 2, 1)
+    v = chainer.Variable(x)
+    y = F.convolution_2d(v, W)
+    gx, = chainer.grad([F.sum(y)], [v], enable_double_backprop=True)
+    assert type(gx.creator).__name__ == 'Deconvolution2DFunction'
+
+
+def test_mixed_dtype_keeps_x_dtype():
+    x = numpy.ones((1, 2, 3, 3), numpy.float32)
+    W = numpy.ones((1, 2, 2, 2), numpy.float64)
+    assert F.convolution_2d(x, W).dtype == numpy.float32
+
+
+def test_errors():
+    x = numpy.ones((2, 3, 5, 5), numpy.float32)
+    W = numpy.ones((4, 3, 2, 2), numpy.float32)
+    with pytest.raises(InvalidType, match='x.shape\\[1\\] == W.shape\\[1\\]'):
+        F.convolution_2d(x, numpy.ones((4, 2, 2, 2), numpy.float32))
+    with pytest.raises(InvalidType, match='x.ndim == 4'):
+        F.convolution_2d(x[0], W)
+    with pytest.raises(InvalidType, match='b.shape'):
+        F.convolution_2d(x, W, numpy.ones(3, numpy.float32))
+    with pytest.raises(InvalidType, match='x.dtype.kind == f'):
+        F.convolution_2d(x.astype(numpy.int32), W)
+    with pytest.raises(InvalidType, match='positive output size'):
+        F.convolution_2d(x, numpy.ones((4, 3, 7, 7), numpy.float32))
+    with pytest.raises(ValueError, match='deterministic'):
+        F.convolution_2d(x, W, deterministic=True)
+    with pytest.raises(TypeError, match="'foo'"):
+        F.convolution_2d(x, W, foo=1)
+    with pytest.raises(ValueError, match='groups'):
+        F.convolution_2d(x, numpy.ones((4, 1, 2, 2), numpy.float32),
+                         groups=3)
