@@ -4,7 +4,7 @@ import numpy
 
 from chainer import backend
 from chainer.function_node import FunctionNode
-from chainer.functions._errors import invalid_type
+from chainer.functions._errors import broadcast_error, invalid_type
 
 
 class BroadcastTo(FunctionNode):
@@ -50,10 +50,10 @@ class Broadcast(FunctionNode):
         try:
             shape = numpy.broadcast_shapes(*[x.shape for x in xs])
         except ValueError:
-            raise invalid_type(
-                self, 'shapes broadcastable to each other',
-                'cannot broadcast inputs of shapes {}'.format(
-                    ', '.join(str(x.shape) for x in xs))) from None
+            raise broadcast_error(
+                self, *[x.shape for x in xs],
+                names=['in_types[{}]'.format(i) for i in range(len(xs))]
+            ) from None
         xp = backend.get_array_module(*xs)
         return tuple(xp.broadcast_to(x, shape) for x in xs)
 
@@ -67,6 +67,8 @@ def broadcast(*args):
     Returns:
         A Variable for one input, else a tuple of them.
     """
+    if not args:
+        raise invalid_type('Broadcast', 'in_types.size > 0', '0 <= 0')
     if len(args) == 1:
         from chainer.variable import as_variable
         return as_variable(args[0])

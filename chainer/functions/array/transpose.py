@@ -3,7 +3,6 @@
 import numpy
 
 from chainer.function_node import FunctionNode
-from chainer.functions._errors import invalid_type
 
 
 class Transpose(FunctionNode):
@@ -21,13 +20,14 @@ class Transpose(FunctionNode):
         axes = self.axes
         if axes is not None:
             if len(axes) != x.ndim:
-                raise invalid_type(self, 'x.ndim == len(axes)',
-                                   '{} != {}'.format(x.ndim, len(axes)))
+                raise ValueError(
+                    "axes don't match array (transpose: {} axes for an input "
+                    'of {} dimension(s))'.format(len(axes), x.ndim))
             try:
                 return x.transpose(axes),
-            except (ValueError, numpy.exceptions.AxisError) as e:
-                raise invalid_type(self, 'axes is a permutation of the '
-                                   'input axes', str(e)) from None
+            except ValueError as e:
+                # AxisError (a ValueError) or a repeated axis, as NumPy.
+                raise type(e)('transpose: {}'.format(e)) from None
         return x.transpose(),
 
     def backward(self, indexes, grad_outputs):

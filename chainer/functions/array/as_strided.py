@@ -1,0 +1,109 @@
+"""``F.as_strided``: a strided view of an array's storage, differentiable.
+
+The storage is the memory that ``x`` views (its base array when ``x`` is a
+view of a contiguous array, else ``x`` itself); strides and offsets count
+elements.  The gradient scatter-adds ``gy`` into the storage (views that
+overlap add up) and reads ``x``'s elements back from it.
+"""
+
+import numpy
+
+from chainer import backend
+from chainer.function_node import FunctionNode
+
+
+def _pointer(a):
+    return a.ctypes.data if isinstance(a, numpy.ndarray) else a.data.ptr
+
+
+def _storage(x):
+    """(flat storage, the storage index of each element of x)."""
+    xp = backend.get_array_module(x)
+    base = x.base
+    item = x.itemsize
+    if base is not None and hasattr(base, 'dtype') and \
+            base.dtype == x.dtype and base.flags.c_contiguous:
+        offset, rem = divmod(_pointer(x) - _pointer(base), item)
+        if rem == 0 and all(s % item == 0 for s in x.strides):
+            index = _index(xp, x.shape, [s // item for s in x.strides],
+                           offset)
+            return base.reshape(-1), index
+    return xp.ascontiguousarray(x).reshape(-1), \
+        xp.arange(x.size).reshape(x.shape)
+
+
+def _index(xp, shape, strides, offset):
+    index = xp.full(shape, offset, numpy.int64)
+    for axis, (n, s) in enumerate(zip(shape, strides)):
+        step = xp.arange(n, dtype=numpy.int64) * s
+        index += step.reshape((n,) + (1,) * (len(shape) - axis - 1))
+    return index
+
+
+class AsStrided(FunctionNode):
+    """A strided view of the input's storage."""
+
+    def __init__(self, shape, strides, storage_offset=None):
+        self.shape = tuple(int(s) for s in shape)
+        self.strides = tuple(strides)
+        for s in self.strides:
+            if not isinstance(s, (int, numpy.integer)):
+                raise TypeError("'{}' object cannot be interpreted as an "
+                                'integer'.format(type(s).__name__))
+        if len(self.strides) != len(self.shape):
+            raise ValueError('strides, if given, must be the same length as '
+                             'shape')
+        self.storage_offset = storage_offset
+
+    def forward(self, inputs):
+        x, = inputs
+        xp = backend.get_array_module(x)
+        storage, in_index = _storage(x)
+        offset = self.storage_offset
+        if offset is None:
+            offset = int(in_index.ravel()[0]) if x.size else 0
+        out_index = _index(xp, self.shape, self.strides, offset)
+        if out_index.size:
+            if int(out_index.max()) >= storage.size:
+                raise ValueError(
+                    'Out of buffer: too large index was specified')
+            if int(out_index.min()) < 0:
+                raise ValueError(
+                    'Out of buffer: too small index was specified')
+        self._n = storage.size
+        self._in_index = in_index
+        self._out_index = out_index
+        return storage[out_index],
+
+    def backward(self, indexes, grad_outputs):
+        from chainer.functions.array.get_item import GetItemGrad, get_item
+        gy, = grad_outputs
+        g = GetItemGrad(self._out_index, (self._n,), gy.dtype).apply(
+            (gy,))[0]
+        return get_item(g, self._in_index),
+
+
+def as_strided(x, shape, strides, storage_offset=None):
+    """Create a new view of array with the given shape, strides, and offset.
+
+    Args:
+        x (~chainer.Variable or array): The array whose storage is viewed.
+        shape (tuple of ints): The shape of the result.
+        strides (tuple of ints): The strides of the result, in elements
+            (not bytes).
+        storage_offset (int): Where the result starts in the storage, in
+            elements; by default where ``x`` starts.
+
+    Returns:
+        ~chainer.Variable: The strided view (elements may repeat; their
+        gradients add up).
+
+    >>> import numpy as np
+    >>> import chainer.functions as F
+    >>> x = np.arange(4, dtype=np.float32)
+    >>> F.as_strided(x, (3, 2), (1, 1)).array
+    array([[0., 1.],
+           [1., 2.],
+           [2., 3.]], dtype=float32)
+    """
+    return AsStrided(shape, strides, storage_offset).apply((x,))[0]

@@ -1,0 +1,85 @@
+"""``F.permutate``."""
+
+import numpy
+
+import chainer
+from chainer import backend
+from chainer.function_node import FunctionNode
+from chainer.functions._errors import invalid_type
+
+
+def _check_permutation(indices):
+    # Only in debug mode, as Chainer: it costs a sort and a sync on GPU.
+    ind = backend.CpuDevice().send(indices)
+    if ind.size == 0:
+        return
+    counts = numpy.bincount(ind[(ind >= 0) & (ind < ind.size)],
+                            minlength=ind.size)
+    out = ind[(ind < 0) | (ind >= ind.size)]
+    if out.size:
+        raise ValueError('Out of bounds index: {}'.format(out[0]))
+    if (counts > 1).any():
+        raise ValueError('indices contains duplicate value: {}'.format(
+            int(numpy.argmax(counts > 1))))
+
+
+class Permutate(FunctionNode):
+    """Permutes an array along an axis by an index array."""
+
+    def __init__(self, axis=0, inv=False):
+        self.axis = axis
+        self.inv = inv
+
+    def forward(self, inputs):
+        x, indices = inputs
+        if indices.dtype.kind not in 'iu' or indices.ndim != 1:
+            raise ValueError('indices should be a one-dimensional int array')
+        ndim = x.ndim
+        axis = self.axis
+        need = axis if axis >= 0 else -axis - 1
+        if not ndim > need:
+            raise invalid_type(self, 'x.ndim > {}'.format(need),
+                               '{} <= {}'.format(ndim, need))
+        if chainer.config.debug:
+            _check_permutation(indices)
+        self.retain_inputs((1,))
+        xp = backend.get_array_module(x)
+        if self.inv:
+            indices = xp.argsort(indices)
+        return xp.take(x, indices, axis=axis % ndim),
+
+    def backward(self, indexes, grad_outputs):
+        indices, = self.get_retained_inputs()
+        return Permutate(self.axis, not self.inv).apply(
+            (grad_outputs[0], indices))[0], None
+
+
+def permutate(x, indices, axis=0, inv=False):
+    """Permutates a given variable along an axis.
+
+    ``y`` takes ``x``'s slices in the order of ``indices``:
+    ``y[..., i, ...] = x[..., indices[i], ...]`` along ``axis``; with
+    ``inv=True`` the inverse, ``y[..., indices[i], ...] = x[..., i, ...]``.
+
+    Args:
+        x (~chainer.Variable or array): Input variable.
+        indices (~chainer.Variable or array): A permutation of
+            ``0 .. x.shape[axis] - 1`` (a 1-D int array; checked in debug
+            mode).
+        axis (int): The axis to permute.
+        inv (bool): Apply the inverse permutation.
+
+    Returns:
+        ~chainer.Variable: The permuted variable.
+
+    >>> import numpy as np
+    >>> import chainer.functions as F
+    >>> x = np.array([10., 11., 12.], np.float32)
+    >>> F.permutate(x, np.array([2, 0, 1], np.int32)).array
+    array([12., 10., 11.], dtype=float32)
+    """
+    if isinstance(indices, chainer.Variable):
+        indices = indices.array
+    elif isinstance(indices, (list, tuple)):
+        indices = numpy.asarray(indices, dtype=numpy.int32)
+    return Permutate(axis, inv).apply((x, indices))[0]

@@ -1,0 +1,28 @@
+import numpy
+import pytest
+
+import chainer
+import chainer.functions as F
+from op_harness import check_op
+
+
+@pytest.mark.parametrize('dst', [-1, '@numpy'])
+def test_copy(dst):
+    check_op(lambda x: F.copy(x, dst),
+             lambda rng, dt: (rng.randn(2, 3).astype(dt),), lambda x: x)
+
+
+def test_copy_same_device():
+    x = numpy.ones(3, numpy.float32)
+    y = F.copy(x, -1)
+    assert type(y.creator).__name__ == 'Copy'
+    # As Chainer: sending to the device the array is on does not copy.
+    numpy.testing.assert_array_equal(y.array, x)
+    v = chainer.Variable(numpy.zeros((), numpy.float64))
+    y = F.copy(v, '@numpy')
+    assert y.shape == () and isinstance(y.array, numpy.ndarray)
+
+
+def test_copy_errors():
+    with pytest.raises(ValueError):
+        F.copy(numpy.ones(3, numpy.float32), 'foo')

@@ -1,0 +1,30 @@
+import numpy
+import pytest
+
+import chainer.functions as F
+from op_harness import check_op
+
+
+@pytest.mark.parametrize('shape,repeats,axis', [
+    ((2, 3), 2, None), ((2, 3), 2, 1), ((2, 3), (1, 3, 0), 1),
+    ((2, 3), 3, -2), ((), 3, None), ((2, 3), (2,), 0), ((2, 3), 0, 0),
+])
+def test_repeat(shape, repeats, axis):
+    check_op(lambda x: F.repeat(x, repeats, axis),
+             lambda rng, dt: (numpy.asarray(rng.randn(*shape)).astype(dt),),
+             lambda x: numpy.repeat(x, repeats, axis))
+
+
+def test_repeat_errors():
+    x = numpy.zeros((2, 3), numpy.float32)
+    assert type(F.repeat(x, 2).creator).__name__ == 'Repeat'
+    with pytest.raises(ValueError, match='zero or larger'):
+        F.repeat(x, -1)
+    with pytest.raises(TypeError, match='repeats must be int'):
+        F.repeat(x, 2.0)
+    with pytest.raises(TypeError, match='axis must be int or None'):
+        F.repeat(x, 2, 1.0)
+    with pytest.raises(numpy.exceptions.AxisError):
+        F.repeat(x, 2, 2)
+    with pytest.raises(ValueError):
+        F.repeat(x, (1, 2), 1)

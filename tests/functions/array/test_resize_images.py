@@ -1,0 +1,79 @@
+import numpy
+import pytest
+
+import chainer.functions as F
+from chainer.utils.type_check import InvalidType
+from op_harness import check_op
+
+
+def _ref(out_shape, mode, align_corners):
+    """A direct per-pixel reference."""
+    def coords(n_in, n_out):
+        out = []
+        for i in range(n_out):
+            if mode == 'nearest':
+                out.append(min(int(numpy.floor(i * n_in / n_out)), n_in - 1))
+            elif align_corners:
+                out.append(i * (n_in - 1) / (n_out - 1) if n_out > 1 else 0.)
+            else:
+                p = (i + 0.5) * n_in / n_out - 0.5
+                out.append(min(max(p, 0.), n_in - 1))
+        return out
+
+    def interp(row, p):
+        lo = int(numpy.floor(p))
+        hi = min(lo + 1, len(row) - 1)
+        return row[lo] * (1 - (p - lo)) + row[hi] * (p - lo)
+
+    def f(x):
+        n, c, h, w = x.shape
+        ys, xs = coords(h, out_shape[0]), coords(w, out_shape[1])
+        y = numpy.empty((n, c) + tuple(out_shape))
+        for i, p in enumerate(ys):
+            for j, q in enumerate(xs):
+                if mode == 'nearest':
+                    y[:, :, i, j] = x[:, :, p, q]
+                else:
+                    cols = [interp(x[:, :, :, k].T, p).T for k in range(w)]
+                    y[:, :, i, j] = interp(cols, q)
+        return y
+    return f
+
+
+@pytest.mark.parametrize('in_hw,out_hw', [((3, 4), (5, 2)), ((2, 2), (1, 1)),
+                                          ((1, 3), (2, 7))])
+@pytest.mark.parametrize('mode,align', [('bilinear', True),
+                                        ('bilinear', False),
+                                        ('nearest', True)])
+def test_resize_images(in_hw, out_hw, mode, align):
+    check_op(lambda x: F.resize_images(x, out_hw, mode=mode,
+                                       align_corners=align),
+             lambda rng, dt: (rng.randn(2, 1, *in_hw).astype(dt),),
+             _ref(out_hw, mode, align))
+
+
+def test_resize_images_values():
+    x = numpy.arange(4, dtype=numpy.float32).reshape(1, 1, 2, 2)
+    y = F.resize_images(x, (3, 3))
+    assert type(y.creator).__name__ == 'ResizeImages'
+    numpy.testing.assert_allclose(y.array[0, 0], [[0, .5, 1], [1, 1.5, 2],
+                                                  [2, 2.5, 3]])
+    y = F.resize_images(x, (1, 1), align_corners=False)
+    numpy.testing.assert_allclose(y.array.ravel(), [1.5])
+    y = F.resize_images(x, (3, 4), mode='nearest')
+    numpy.testing.assert_array_equal(y.array[0, 0], [[0, 0, 1, 1]] * 2 +
+                                     [[2, 2, 3, 3]])
+
+
+def test_resize_images_errors():
+    x = numpy.zeros((1, 1, 2, 2), numpy.float32)
+    with pytest.raises(InvalidType, match='x.ndim == 4'):
+        F.resize_images(x[0], (3, 3))
+    with pytest.raises(InvalidType, match='dtype.kind == f'):
+        F.resize_images(x.astype(numpy.int32), (3, 3))
+    with pytest.raises(ValueError, match='mode'):
+        F.resize_images(x, (3, 3), mode='bicubic')
+    with pytest.raises(ValueError, match='output_shape'):
+        F.resize_images(x, (3,))
+    with pytest.raises(TypeError):
+        F.resize_images(x, (3, 3), 'nearest')

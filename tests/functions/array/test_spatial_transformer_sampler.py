@@ -1,0 +1,78 @@
+import numpy
+import pytest
+
+import chainer
+import chainer.functions as F
+from chainer.utils.type_check import InvalidType
+from op_harness import check_op
+
+
+def _ref(x, grid):
+    n, c, h, w = x.shape
+    out = numpy.zeros((n, c) + grid.shape[2:])
+    for b in range(n):
+        for i in range(grid.shape[2]):
+            for j in range(grid.shape[3]):
+                u = (grid[b, 0, i, j] + 1) * (w - 1) / 2
+                v = (grid[b, 1, i, j] + 1) * (h - 1) / 2
+                u0, v0 = int(numpy.floor(u)), int(numpy.floor(v))
+                for vv in (v0, v0 + 1):
+                    for uu in (u0, u0 + 1):
+                        if 0 <= vv < h and 0 <= uu < w:
+                            wt = (1 - abs(u - uu)) * (1 - abs(v - vv))
+                            out[b, :, i, j] += wt * x[b, :, vv, uu]
+    return out
+
+
+def _inputs(rng, dt):
+    x = rng.randn(2, 2, 3, 4).astype(dt)
+    # Points inside and outside the image, kept off the pixel lines (where
+    # the sampling is not differentiable).
+    grid = rng.uniform(-1.3, 1.3, (2, 2, 2, 3))
+    u = (grid[:, 0] + 1) * 1.5
+    v = (grid[:, 1] + 1) * 1.0
+    grid[:, 0] += 0.2 * (numpy.abs(u - numpy.round(u)) < 0.1)
+    grid[:, 1] += 0.2 * (numpy.abs(v - numpy.round(v)) < 0.1)
+    return x, grid.astype(dt)
+
+
+def test_spatial_transformer_sampler():
+    check_op(F.spatial_transformer_sampler, _inputs, _ref,
+             double_backward=False,
+             bwd_tol={numpy.float16: dict(atol=1e-1, rtol=1e-1)})
+
+
+def test_spatial_transformer_sampler_values():
+    x = numpy.arange(12, dtype=numpy.float32).reshape(1, 1, 3, 4)
+    grid = numpy.array([-1, 1, 0, 0.5, 1.2, -1.1, 0.3, 0.99, -0.7, 0, 1, -1],
+                       numpy.float32).reshape(1, 2, 2, 3)
+    y = F.spatial_transformer_sampler(x, grid)
+    assert type(y.creator).__name__ == 'SpatialTransformerSampler'
+    numpy.testing.assert_allclose(y.array[0, 0], [[5.2, 10.96, 2.7],
+                                                  [6.25, 7.7, 0.]],
+                                  rtol=1e-5)
+
+
+def test_spatial_transformer_sampler_no_double_backprop():
+    x = chainer.Variable(numpy.ones((1, 1, 2, 2), numpy.float32))
+    g = chainer.Variable(numpy.full((1, 2, 1, 1), 0.3, numpy.float32))
+    y = F.spatial_transformer_sampler(x, g)
+    gx, = chainer.grad([F.sum(y * y)], [x], enable_double_backprop=True)
+    with pytest.raises(NotImplementedError, match='double'):
+        F.sum(gx * gx).backward()
+
+
+def test_spatial_transformer_sampler_errors():
+    x = numpy.zeros((1, 1, 3, 4), numpy.float32)
+    g = numpy.zeros((1, 2, 2, 2), numpy.float32)
+    with pytest.raises(ValueError, match='use_cudnn'):
+        F.spatial_transformer_sampler(x, g, use_cudnn=False)
+    with pytest.raises(InvalidType, match='grid.dtype == x.dtype'):
+        F.spatial_transformer_sampler(x, g.astype(numpy.float64))
+    with pytest.raises(InvalidType, match='x.ndim == 4'):
+        F.spatial_transformer_sampler(x[0], g)
+    with pytest.raises(InvalidType, match=r'grid.shape\[1\] == 2'):
+        F.spatial_transformer_sampler(x, g[:, :1])
+    with pytest.raises(InvalidType, match=r'x.shape\[0\]'):
+        F.spatial_transformer_sampler(numpy.zeros((2, 1, 3, 4),
+                                                  numpy.float32), g)
