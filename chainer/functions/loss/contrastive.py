@@ -1,0 +1,86 @@
+"""``F.contrastive``: the loss of a siamese network."""
+
+from chainer import backend
+from chainer.function_node import FunctionNode
+from chainer.functions._errors import invalid_type
+from chainer.functions.loss._util import (check_int_labels, check_pair,
+                                          check_reduce, expand_gy, relu)
+
+
+class Contrastive(FunctionNode):
+    """Contrastive loss of pairs ``(x0[n], x1[n])`` with similarity ``y``."""
+
+    def __init__(self, margin=1, reduce='mean'):
+        self.margin = margin
+        self.reduce = reduce
+
+    def forward(self, inputs):
+        x0, x1, y = inputs
+        check_pair(self, x0, x1)
+        check_int_labels(self, y, 'y')
+        if x0.ndim != 2 or y.shape != x0.shape[:1]:
+            raise invalid_type(
+                self, 'x0.ndim == 2, y.shape == (x0.shape[0],)',
+                'x0.shape = {}, y.shape = {}'.format(x0.shape, y.shape))
+        self.retain_inputs((0, 1))
+        xp = backend.get_array_module(x0)
+        diff = x0 - x1
+        dist_sq = (diff * diff).sum(axis=1)
+        dist = xp.sqrt(dist_sq)
+        mdist = xp.maximum(self.margin - dist, 0)
+        self._y = y = y.astype(x0.dtype)
+        loss = (y * dist_sq + (1 - y) * mdist * mdist) * 0.5
+        if self.reduce == 'mean':
+            loss = loss.sum() / max(x0.shape[0], 1)
+        return xp.asarray(loss, x0.dtype),
+
+    def backward(self, indexes, grad_outputs):
+        from chainer.functions.math.sqrt import sqrt
+        from chainer.functions.math.sum import sum as _sum
+        x0, x1 = self.get_retained_inputs()
+        gy, = grad_outputs
+        y = self._y
+        diff = x0 - x1
+        dist = sqrt(_sum(diff * diff, axis=1))
+        # d loss / d x0 = diff * (y - (1 - y) * max(margin - d, 0) / d).
+        coeff = y - (1 - y) * relu(self.margin - dist) / dist
+        if self.reduce == 'mean':
+            coeff = coeff * (gy * (1.0 / max(x0.shape[0], 1)))
+        else:
+            coeff = coeff * gy
+        gx = diff * expand_gy(coeff)
+        return tuple(gx if i == 0 else -gx for i in indexes)
+
+
+def contrastive(x0, x1, y, margin=1, reduce='mean'):
+    """Computes contrastive loss.
+
+    With ``d[n] = ||x0[n] - x1[n]||`` (L2), the loss of a pair is
+    ``(y[n] * d[n] ** 2 + (1 - y[n]) * max(margin - d[n], 0) ** 2) / 2``:
+    similar pairs (``y = 1``) are pulled together, dissimilar ones
+    (``y = 0``) pushed at least ``margin`` apart.
+
+    Args:
+        x0 (~chainer.Variable or array): Features, shape ``(N, K)``.
+        x1 (~chainer.Variable or array): Features of ``x0``'s shape/dtype.
+        y (~chainer.Variable or array): Integer labels (0 or 1), ``(N,)``.
+        margin (float): A positive margin.
+        reduce (str): ``'mean'`` or ``'no'`` (the ``(N,)`` losses).
+
+    Returns:
+        ~chainer.Variable: The loss, of ``x0``'s dtype.
+
+    >>> import numpy as np
+    >>> import chainer.functions as F
+    >>> x0 = np.array([[0., 0.], [0., 0.]], np.float32)
+    >>> x1 = np.array([[3., 4.], [0.6, 0.8]], np.float32)
+    >>> F.contrastive(x0, x1, np.array([1, 0], np.int32), reduce='no').array
+    array([12.5,  0. ], dtype=float32)
+    """
+    if margin <= 0:
+        raise ValueError('contrastive: margin should be positive value, '
+                         'got {}'.format(margin))
+    check_reduce('contrastive', reduce)
+    return Contrastive(margin, reduce).apply((x0, x1, y))[0]
+
+

@@ -1,0 +1,250 @@
+"""``F.softmax_cross_entropy``: the loss of every classifier.
+
+One node does the whole loss: a max-shifted log-softmax (finite for logits
+of any size), the pick of each label's entry with ``take_along_axis`` (no
+loop over the batch), masking, class weights and the reduction.  The
+softmax is cached for backward (``cache_score``), whose gradient is
+``(softmax(x) - onehot(t)) * weight * gy``.
+"""
+
+import numpy
+
+from chainer import backend
+from chainer.function_node import FunctionNode
+from chainer.functions._errors import check_float, invalid_type
+from chainer.functions.loss._util import (check_label_range, check_reduce,
+                                          log_softmax_array)
+
+
+class SoftmaxCrossEntropy(FunctionNode):
+    """Softmax cross entropy loss (hard labels or soft targets)."""
+
+    y = None  # the cached softmax
+
+    def __init__(self, normalize=True, cache_score=True, class_weight=None,
+                 ignore_label=-1, reduce='mean', soft_target_loss='cross-entropy',
+                 enable_double_backprop=False):
+        self.normalize = normalize
+        self.cache_score = cache_score
+        self.class_weight = class_weight
+        self.ignore_label = ignore_label
+        self.reduce = reduce
+        self.soft_target_loss = soft_target_loss
+        self.enable_double_backprop = enable_double_backprop
+
+    def forward(self, inputs):
+        x, t = inputs
+        check_float(self, x)
+        xp = backend.get_array_module(x)
+        self._soft = soft = t.dtype.kind == 'f'
+        if soft:
+            if x.shape != t.shape:
+                raise invalid_type(self, 'x.shape == t.shape (soft target)',
+                                   '{} != {}'.format(x.shape, t.shape))
+        else:
+            self._check_labels(x, t)
+        if not self.cache_score or self.enable_double_backprop:
+            self.retain_inputs((0,))
+        self._t = t
+        self._n = x.shape[0]
+
+        # One exp pass: z = x - max, loss = log(sum(exp(z))) - z[t], and
+        # the softmax exp(z) / sum(exp(z)) is what backward needs.
+        z = x - x.max(axis=1, keepdims=True)
+        ez = xp.exp(z)
+        s = ez.sum(axis=1, keepdims=True)
+        if self.cache_score and not self.enable_double_backprop:
+            self.y = ez / s
+        if soft:
+            return self._forward_soft(xp, z - xp.log(s), t)
+
+        ignore = self.ignore_label
+        valid = t != ignore
+        tt = xp.where(valid, t, 0) if ignore is not None else t
+        loss = xp.log(s[:, 0]) - \
+            xp.take_along_axis(z, xp.expand_dims(tt, 1), 1)[:, 0]
+        weight = valid.astype(x.dtype)
+        if self.class_weight is not None:
+            weight *= xp.asarray(self.class_weight, x.dtype)[tt]
+        loss *= weight
+        if self.reduce == 'mean':
+            count = valid.sum() if self.normalize else self._n
+            loss = self._mean(xp, loss, count)
+        self._tt = tt
+        self._weight = weight
+        return loss,
+
+    def _forward_soft(self, xp, log_y, t):
+        loss = -(t * log_y).sum(axis=1)
+        if self.soft_target_loss == 'kl-divergence':
+            # sum(t log t), where 0 log 0 = 0.
+            pos = t > 0
+            loss += (t * xp.log(xp.where(pos, t, 1))).sum(axis=1)
+        if self.reduce == 'mean':
+            loss = self._mean(xp, loss, loss.size)
+        return loss,
+
+    def _mean(self, xp, loss, count):
+        # The count stays on the device (no sync); float16 sums in float32.
+        self._coeff = coeff = 1.0 / xp.maximum(count, 1)
+        acc = numpy.promote_types(loss.dtype, numpy.float32)
+        return (loss.sum(dtype=acc) * coeff).astype(loss.dtype)
+
+    def _check_labels(self, x, t):
+        if t.dtype.kind not in 'iu':
+            raise invalid_type(self, 't.dtype.kind == i',
+                               '{} != i'.format(t.dtype.kind))
+        if x.ndim < 2 or t.ndim != x.ndim - 1:
+            raise invalid_type(
+                self, 'x.ndim == t.ndim + 1 and x.ndim >= 2',
+                'x.ndim = {}, t.ndim = {}'.format(x.ndim, t.ndim))
+        if x.shape[0] != t.shape[0] or x.shape[2:] != t.shape[1:]:
+            raise invalid_type(
+                self, 'x.shape[0] == t.shape[0] and x.shape[2:] == '
+                't.shape[1:]', 'x.shape = {}, t.shape = {}'.format(
+                    x.shape, t.shape))
+        n_class = x.shape[1]
+        cw = self.class_weight
+        if cw is not None and (getattr(cw, 'ndim', 1) != 1 or
+                               len(cw) != n_class):
+            raise ValueError(
+                'SoftmaxCrossEntropy: class_weight must be a 1-d array of '
+                'length {} (the number of classes), got shape {}'.format(
+                    n_class, numpy.shape(cw)))
+        check_label_range(self, t, n_class, self.ignore_label)
+
+    def _gy_scale(self, gy):
+        """The output gradient reshaped to broadcast over the class axis."""
+        if self.reduce == 'mean':
+            return gy * self._coeff.astype(gy.dtype)
+        from chainer.functions.array.reshape import reshape
+        return reshape(gy, gy.shape[:1] + (1,) + gy.shape[1:])
+
+    def backward(self, indexes, grad_outputs):
+        gy, = grad_outputs
+        if 0 not in indexes:
+            return None, None
+        if self.enable_double_backprop:
+            return self._backward_differentiable(gy), None
+        return _SoftmaxCrossEntropyGrad(self).apply((gy,))[0], None
+
+    def _backward_differentiable(self, gy):
+        from chainer.functions.loss._util import softmax
+        x, = self.get_retained_inputs()
+        xp = x.xp
+        y = softmax(x)
+        t = self._t
+        if self._soft:
+            tsum = t.sum(axis=1, keepdims=True)
+            gx = y * tsum - t
+        else:
+            gx = (y - _onehot(xp, self._tt, x.shape[1], x.dtype)) * \
+                xp.expand_dims(self._weight, 1)
+        return gx * self._gy_scale(gy)
+
+    def grad_array(self, gy):
+        """The input gradient as a raw array (fast path, no graph)."""
+        xp = backend.get_array_module(gy)
+        y = self.y
+        if y is None:
+            x = self._retained_in_data[0]
+            y = xp.exp(log_softmax_array(xp, x))
+        t = self._t
+        if self._soft:
+            gx = y * t.sum(axis=1, keepdims=True) - t
+        else:
+            gx = y - _onehot(xp, self._tt, y.shape[1], y.dtype)
+            gx *= xp.expand_dims(self._weight, 1)
+        if self.reduce == 'mean':
+            gx *= (gy * self._coeff).astype(gx.dtype)
+        else:
+            gx *= xp.expand_dims(gy, 1)
+        return gx
+
+
+def _onehot(xp, tt, n_class, dtype):
+    # Broadcast comparison of the labels (on axis 1) with the class ids.
+    tt = xp.expand_dims(tt, 1)
+    ids = xp.arange(n_class).reshape((1, n_class) + (1,) * (tt.ndim - 2))
+    return (tt == ids).astype(dtype)
+
+
+class _SoftmaxCrossEntropyGrad(FunctionNode):
+    """The gradient without a graph (``enable_double_backprop=False``)."""
+
+    def __init__(self, func):
+        self.func = func
+
+    @property
+    def label(self):
+        return 'SoftmaxCrossEntropyGrad'
+
+    def forward(self, inputs):
+        return self.func.grad_array(inputs[0]),
+
+    def backward(self, indexes, grad_outputs):
+        raise RuntimeError(
+            'softmax_cross_entropy: the gradient cannot be differentiated '
+            'again; pass enable_double_backprop=True to do so')
+
+
+def softmax_cross_entropy(
+        x, t, normalize=True, cache_score=True, class_weight=None,
+        ignore_label=-1, reduce='mean', enable_double_backprop=False,
+        soft_target_loss='cross-entropy'):
+    """Computes cross entropy loss for pre-softmax activations.
+
+    Args:
+        x (~chainer.Variable or array): Unnormalized log probabilities
+            (logits) of shape ``(N, n_class)`` or ``(N, n_class, d1, ...)``;
+            the class axis is 1.
+        t (~chainer.Variable or array): Either integer labels of shape
+            ``(N,)`` / ``(N, d1, ...)`` (each in ``[0, n_class)`` or equal
+            to ``ignore_label``), or a float array of ``x``'s shape, a soft
+            target (a probability distribution over the class axis).
+        normalize (bool): With ``reduce='mean'`` and hard labels, divide
+            the summed loss by the number of labels that are not ignored
+            (True) or by the batch size ``N`` (False).
+        cache_score (bool): Keep the softmax computed in forward for
+            backward (faster, more memory).
+        class_weight (array): Weights of the classes, shape ``(n_class,)``:
+            each label's loss is multiplied by its class's weight (hard
+            labels only).
+        ignore_label (int): Label value that contributes neither loss nor
+            gradient.
+        reduce (str): ``'mean'`` (a scalar) or ``'no'`` (the loss of each
+            label, of ``t``'s shape for hard labels and ``x.shape`` less
+            axis 1 for soft targets; ignored labels give 0).
+        enable_double_backprop (bool): Build the gradient with
+            differentiable functions, so it can be differentiated again.
+        soft_target_loss (str): For soft targets, ``'cross-entropy'``
+            (``-sum(t log softmax(x))``) or ``'kl-divergence'`` (that plus
+            ``sum(t log t)``).  Their mean is over all loss elements.
+
+    Returns:
+        ~chainer.Variable: The loss, of ``x``'s dtype.
+
+    Raises:
+        IndexError: A label outside ``[0, n_class)`` that is not
+            ``ignore_label``.
+
+    >>> import numpy as np
+    >>> import chainer.functions as F
+    >>> x = np.array([[-1, 0, 1, 2], [2, 0, 1, -1]], np.float32)
+    >>> t = np.array([3, 0], np.int32)
+    >>> F.softmax_cross_entropy(x, t)
+    variable(0.44018966)
+    >>> F.softmax_cross_entropy(x, t, reduce='no').array
+    array([0.44018966, 0.44018966], dtype=float32)
+    """
+    check_reduce('softmax_cross_entropy', reduce)
+    if soft_target_loss not in ('cross-entropy', 'kl-divergence'):
+        raise ValueError(
+            "softmax_cross_entropy: soft_target_loss must be "
+            "'cross-entropy' or 'kl-divergence', got {!r}".format(
+                soft_target_loss))
+    if class_weight is not None and not hasattr(class_weight, 'ndim'):
+        class_weight = numpy.asarray(class_weight)
+    return SoftmaxCrossEntropy(
+        normalize, cache_score, class_weight, ignore_label, reduce,
+        soft_target_loss, enable_double_backprop).apply((x, t))[0]

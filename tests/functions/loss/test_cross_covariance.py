@@ -1,0 +1,35 @@
+import numpy
+import pytest
+
+import chainer.functions as F
+from chainer.utils.type_check import InvalidType
+from op_harness import check_op
+
+
+def _cov(y, z):
+    return (y - y.mean(0)).T.dot(z - z.mean(0)) / y.shape[0]
+
+
+@pytest.mark.parametrize('reduce', ['half_squared_sum', 'no'])
+def test_cross_covariance(reduce):
+    def ref(y, z):
+        c = _cov(y, z)
+        return c if reduce == 'no' else (c * c).sum() / 2
+    check_op(lambda y, z: F.cross_covariance(y, z, reduce),
+             lambda rng, dt: (rng.randn(4, 3).astype(dt),
+                              rng.randn(4, 2).astype(dt)), ref)
+
+
+def test_values_and_errors():
+    y = numpy.array([[1.], [-1.]], numpy.float32)
+    out = F.cross_covariance(y, 2 * y)
+    assert out.array == 2 and type(out.creator).__name__ == 'CrossCovariance'
+    z = numpy.zeros((4, 2), numpy.float32)
+    with pytest.raises(ValueError, match="'half_squared_sum' and 'no'"):
+        F.cross_covariance(z, z, reduce='mean')
+    with pytest.raises(InvalidType, match='y.shape\\[0\\] == z.shape\\[0\\]'):
+        F.cross_covariance(z, z[:3])
+    with pytest.raises(InvalidType, match='y.dtype == z.dtype'):
+        F.cross_covariance(z, z.astype(numpy.float64))
+    with pytest.raises(InvalidType, match='y.ndim == 2'):
+        F.cross_covariance(z[0], z[0])

@@ -1,0 +1,43 @@
+import numpy
+import pytest
+
+import chainer.functions as F
+from chainer.utils.type_check import InvalidType
+from op_harness import check_op
+
+
+def _ref(x, t, delta, reduce):
+    d = x - t
+    y = numpy.where(abs(d) <= delta, 0.5 * d * d,
+                    delta * (abs(d) - 0.5 * delta))
+    return y.sum(axis=1) if reduce != 'no' else y
+
+
+def _make(shape, delta):
+    def make(rng, dt):
+        x = rng.randn(*shape)
+        # Keep |x - t| away from delta, where the second derivative jumps.
+        d = rng.choice([0.3, 1.7], shape) * delta * rng.choice([-1, 1], shape)
+        return numpy.asarray(x, dt), numpy.asarray(x + d, dt)
+    return make
+
+
+@pytest.mark.parametrize('reduce', ['sum_along_second_axis', 'no'])
+@pytest.mark.parametrize('shape', [(3, 4), (2, 3, 2)])
+def test_huber_loss(reduce, shape):
+    check_op(lambda x, t: F.huber_loss(x, t, 0.5, reduce=reduce),
+             _make(shape, 0.5), lambda x, t: _ref(x, t, 0.5, reduce))
+
+
+def test_values_and_errors():
+    x = numpy.array([[0., 2.]], numpy.float32)
+    y = F.huber_loss(x, numpy.zeros_like(x), 1.0)
+    assert y.array.tolist() == [1.5] and y.dtype == numpy.float32
+    assert type(y.creator).__name__ == 'HuberLoss'
+    with pytest.raises(ValueError, match="'sum_along_second_axis' and 'no'"):
+        F.huber_loss(x, x, 1.0, reduce='mean')
+    with pytest.raises(InvalidType, match='x.shape == t.shape'):
+        F.huber_loss(x, x[:, :1], 1.0)
+    with pytest.raises(InvalidType, match='x.ndim >= 2'):
+        F.huber_loss(x[0], x[0], 1.0)
+    assert F.huber_loss(x[0], x[0], 1.0, reduce='no').shape == (2,)

@@ -1,0 +1,150 @@
+import numpy
+import pytest
+
+import chainer
+import chainer.functions as F
+from chainer.functions.loss import softmax_cross_entropy as sce_mod
+from chainer.utils.type_check import InvalidType
+from op_harness import check_op
+
+
+def _log_softmax(x):
+    m = x.max(axis=1, keepdims=True)
+    return x - m - numpy.log(numpy.exp(x - m).sum(axis=1, keepdims=True))
+
+
+def _ref(x, t, normalize=True, class_weight=None, reduce='mean'):
+    log_y = _log_softmax(x)
+    valid = t != -1
+    tt = numpy.where(valid, t, 0)
+    loss = -numpy.take_along_axis(log_y, tt[:, None], 1)[:, 0] * valid
+    if class_weight is not None:
+        loss = loss * class_weight[tt]
+    if reduce == 'no':
+        return loss
+    count = valid.sum() if normalize else x.shape[0]
+    return loss.sum() / max(count, 1)
+
+
+T2 = numpy.array([0, -1, 2, 1], numpy.int32)
+T3 = numpy.array([[0, 1], [2, -1]], numpy.int32)
+CW = numpy.array([1., 2., 0.5])
+
+
+@pytest.mark.parametrize('t', [T2, T3])
+@pytest.mark.parametrize('kw', [
+    {}, {'reduce': 'no'}, {'normalize': False}, {'class_weight': CW},
+    {'class_weight': CW, 'reduce': 'no'}, {'cache_score': False},
+])
+def test_forward_backward(t, kw):
+    shape = (t.shape[0], 3) + t.shape[1:]
+    cw = kw.get('class_weight')
+
+    def f(x):
+        return F.softmax_cross_entropy(x, t, enable_double_backprop=True,
+                                       **kw)
+
+    def ref(x):
+        return _ref(x, t, kw.get('normalize', True), cw,
+                    kw.get('reduce', 'mean'))
+    check_op(f, lambda rng, dt: (rng.randn(*shape).astype(dt),), ref)
+    # The fast path (no double backprop) gives the same gradient.
+    check_op(lambda x: F.softmax_cross_entropy(x, t, **kw),
+             lambda rng, dt: (rng.randn(*shape).astype(dt),), None,
+             double_backward=False)
+
+
+def test_matches_chainer_values():
+    x = numpy.random.RandomState(0).randn(2, 3, 2).astype(numpy.float32)
+    y = F.softmax_cross_entropy(x, T3)
+    numpy.testing.assert_allclose(y.array, 0.8381686, rtol=1e-6)
+    y = F.softmax_cross_entropy(x, T3, normalize=False)
+    numpy.testing.assert_allclose(y.array, 1.25725, rtol=1e-5)
+    y = F.softmax_cross_entropy(x, T3, class_weight=numpy.array([1, 2, 3.]))
+    numpy.testing.assert_allclose(y.array, 1.82611, rtol=1e-5)
+    assert isinstance(y.creator, sce_mod.SoftmaxCrossEntropy)
+    assert y.creator.label == 'SoftmaxCrossEntropy'
+
+
+def test_large_logits_stable():
+    x = chainer.Variable(numpy.array([[1e4, 0, -1e4], [1, 2, 3]],
+                                     numpy.float32))
+    y = F.softmax_cross_entropy(x, numpy.array([2, 0], numpy.int32))
+    assert y.dtype == numpy.float32
+    numpy.testing.assert_allclose(y.array, (2e4 + 2.40760596) / 2, rtol=1e-6)
+    y.backward()
+    assert numpy.isfinite(x.grad).all()
+    numpy.testing.assert_allclose(x.grad[0], [0.5, 0, -0.5], atol=1e-6)
+
+
+@pytest.mark.parametrize('kw', [{}, {'reduce': 'no'}])
+@pytest.mark.parametrize('loss', ['cross-entropy', 'kl-divergence'])
+def test_soft_target(kw, loss):
+    def make(rng, dt):
+        t = rng.uniform(0.1, 1, (3, 4, 2))
+        return rng.randn(3, 4, 2).astype(dt), (t / t.sum(1, keepdims=True))
+
+    def ref(x, t):
+        y = -(t * _log_softmax(x)).sum(axis=1)
+        if loss == 'kl-divergence':
+            y = y + (t * numpy.log(t)).sum(axis=1)
+        return y if kw else y.mean()
+
+    def f(x, t):
+        return F.softmax_cross_entropy(x, t.astype(x.dtype),
+                                       soft_target_loss=loss,
+                                       enable_double_backprop=True, **kw)
+    check_op(lambda x: f(x, make(numpy.random.RandomState(0),
+                                 numpy.float64)[1]),
+             lambda rng, dt: (make(rng, dt)[0],),
+             lambda x: ref(x, make(numpy.random.RandomState(0),
+                                   numpy.float64)[1]))
+
+
+def test_soft_target_kl_zero_entries():
+    x = numpy.zeros((1, 3), numpy.float32)
+    t = numpy.array([[0.5, 0.5, 0.]], numpy.float32)
+    y = F.softmax_cross_entropy(x, t, soft_target_loss='kl-divergence')
+    numpy.testing.assert_allclose(y.array, numpy.log(1.5), rtol=1e-6)
+
+
+def test_all_ignored_and_empty():
+    x = chainer.Variable(numpy.ones((2, 3), numpy.float32))
+    y = F.softmax_cross_entropy(x, numpy.array([-1, -1], numpy.int32))
+    assert float(y.array) == 0
+    y.backward()
+    assert not x.grad.any()
+    y = F.softmax_cross_entropy(numpy.zeros((0, 3), numpy.float32),
+                                numpy.zeros((0,), numpy.int32), reduce='no')
+    assert y.shape == (0,)
+
+
+def test_no_double_backprop_by_default():
+    x = chainer.Variable(numpy.ones((2, 3), numpy.float32))
+    y = F.softmax_cross_entropy(x, numpy.array([0, 1], numpy.int32))
+    gx, = chainer.grad([y], [x], enable_double_backprop=True)
+    with pytest.raises(RuntimeError, match='enable_double_backprop'):
+        F.sum(gx * gx).backward()
+
+
+def test_errors():
+    x = numpy.zeros((2, 3), numpy.float32)
+    with pytest.raises(IndexError, match='label 5 at t\\[1\\]'):
+        F.softmax_cross_entropy(x, numpy.array([0, 5], numpy.int32))
+    with pytest.raises(IndexError, match='label -2'):
+        F.softmax_cross_entropy(x, numpy.array([-2, 0], numpy.int32))
+    with pytest.raises(InvalidType, match='t.shape'):
+        F.softmax_cross_entropy(x, numpy.array([0, 1, 1], numpy.int32))
+    with pytest.raises(InvalidType, match='soft target'):
+        F.softmax_cross_entropy(x, numpy.array([0., 1.], numpy.float32))
+    with pytest.raises(InvalidType, match='x.dtype.kind == f'):
+        F.softmax_cross_entropy(x.astype(numpy.int32),
+                                numpy.array([0, 1], numpy.int32))
+    with pytest.raises(ValueError, match="'mean' and 'no'"):
+        F.softmax_cross_entropy(x, numpy.array([0, 1], numpy.int32),
+                                reduce='sum')
+    with pytest.raises(ValueError, match='soft_target_loss'):
+        F.softmax_cross_entropy(x, x, soft_target_loss='foo')
+    with pytest.raises(ValueError, match='class_weight'):
+        F.softmax_cross_entropy(x, numpy.array([0, 1], numpy.int32),
+                                class_weight=numpy.ones(2, numpy.float32))
