@@ -27,6 +27,15 @@ from chainer import utils  # NOQA
 from chainer import functions  # NOQA
 from chainer import initializers  # NOQA
 from chainer import gradient_check  # NOQA
+from chainer.device_resident import DeviceResident  # NOQA
+from chainer.initializer import Initializer  # NOQA
+from chainer.link import Chain, ChainList, Link  # NOQA
+from chainer.link_hook import LinkHook, _get_link_hooks  # NOQA
+from chainer.sequential import Sequential  # NOQA
+from chainer.serializer import (AbstractSerializer, Deserializer,  # NOQA
+                                Serializer)
+from chainer import serializers  # NOQA
+from chainer import links  # NOQA
 
 from chainer._defaults import mixed16  # NOQA
 

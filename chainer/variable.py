@@ -887,11 +887,17 @@ class Parameter(Variable):
         self.to_device(cuda.GpuDevice.from_device_id(
             getattr(device, 'id', device)))
 
+    def _raw_grad(self):
+        node = self._node
+        gv = None if node is None else node._grad_var
+        return None if gv is None else gv._data
+
     def __copy__(self):
         p = Parameter.__new__(type(self))
         Variable.__init__(p, self._data, name=self._name)
-        if self.grad is not None:
-            p.node._grad_var = _new_variable(self.grad)
+        p._nan_grad = self._nan_grad
+        if self._raw_grad() is not None:
+            p.node._grad_var = _new_variable(self._raw_grad())
         p.initializer = self.initializer
         p.update_rule = self.update_rule
         p._initial_device = self._initial_device
@@ -901,15 +907,16 @@ class Parameter(Variable):
         p = Parameter.__new__(type(self))
         Variable.__init__(p, _copy.deepcopy(self._data, memo),
                           name=self._name)
-        if self.grad is not None:
-            p.node._grad_var = _new_variable(self.grad.copy())
+        p._nan_grad = self._nan_grad
+        if self._raw_grad() is not None:
+            p.node._grad_var = _new_variable(self._raw_grad().copy())
         p.initializer = self.initializer
         p.update_rule = _copy.deepcopy(self.update_rule, memo)
         p._initial_device = self._initial_device
         return p
 
     def __reduce__(self):
-        return _rebuild_parameter, (self._data, self._name, self.grad,
+        return _rebuild_parameter, (self._data, self._name, self._raw_grad(),
                                     self.initializer, self.update_rule,
                                     self._initial_device)
 

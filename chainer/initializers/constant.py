@@ -1,37 +1,38 @@
-"""Constant initializers."""
+"""Constant initializers: Constant, Zero, One, NaN, Identity."""
 
 import numpy
 
 from chainer import backend
 from chainer.initializer import Initializer
+from chainer.initializers._common import check_dtype
 
 
 class Constant(Initializer):
-    """Fills the array with a scalar or a broadcastable array.
+    """Fills the array with a scalar, or an array broadcast to its shape.
 
     Args:
-        fill_value: The scalar or array.
-        dtype: The dtype of the arrays.
+        fill_value: A scalar or an array (NumPy or CuPy).
+        dtype: The dtype of the arrays it fills (None: any).
+
+    >>> import numpy as np
+    >>> a = np.empty((2, 2), np.float32)
+    >>> Constant(3.)(a)
+    >>> a
+    array([[3., 3.],
+           [3., 3.]], dtype=float32)
     """
 
     def __init__(self, fill_value, dtype=None):
-        if dtype is None and hasattr(fill_value, 'dtype') and \
-                getattr(fill_value, 'ndim', 0) > 0:
-            dtype = fill_value.dtype
         self.fill_value = fill_value
         super().__init__(dtype)
 
     def __call__(self, array):
-        if self.dtype is not None and array.dtype != self.dtype:
-            raise ValueError('Constant: dtype mismatch, the initializer has '
-                             '{} but the array is {}'.format(self.dtype,
-                                                             array.dtype))
+        check_dtype(self, array)
         value = self.fill_value
         if not numpy.isscalar(value):
-            value = backend.CpuDevice().send(value) if \
-                isinstance(array, numpy.ndarray) else value
-        xp = backend.get_array_module(array)
-        array[...] = xp.asarray(value)
+            value = backend.get_device_from_array(array).send(
+                backend.get_array_module(value).asarray(value))
+        array[...] = value
 
 
 class Zero(Constant):
@@ -56,18 +57,23 @@ class NaN(Constant):
 
 
 class Identity(Initializer):
-    """Fills a square 2-D array with ``scale`` times the identity."""
+    """Fills a square matrix with ``scale`` times the identity.
+
+    Args:
+        scale (float): The value on the diagonal.
+        dtype: The dtype of the arrays it fills.
+    """
 
     def __init__(self, scale=1.0, dtype=None):
         self.scale = scale
         super().__init__(dtype)
 
     def __call__(self, array):
-        if self.dtype is not None and array.dtype != self.dtype:
-            raise ValueError('Identity: dtype mismatch')
+        check_dtype(self, array)
         shape = array.shape
         if len(shape) != 2 or shape[0] != shape[1]:
-            raise ValueError('Identity: the array must be a square matrix, '
-                             'got shape {}'.format(shape))
+            raise ValueError(
+                'Identity matrix initialization can only be used for 2D '
+                'squared matrices (got shape {})'.format(shape))
         xp = backend.get_array_module(array)
         array[...] = xp.identity(shape[0]) * self.scale

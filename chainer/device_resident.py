@@ -1,0 +1,119 @@
+"""DeviceResident: an object whose arrays live on one device (a Link)."""
+
+import warnings
+
+import chainer
+from chainer import backend
+
+# Methods that subclasses must not override: the first group warns (Chainer
+# deprecated overriding them), the second is an error.
+_DEPRECATED_OVERRIDES = ('to_cpu', 'to_gpu', 'to_intel64')
+_FINAL = ('to_device', 'to_chx', 'from_chx')
+
+
+class DeviceResidentsVisitor:
+    """Visits a tree of DeviceResidents (see
+    :meth:`DeviceResident.device_resident_accept`)."""
+
+    def visit_device_resident(self, device_resident):
+        """Called for each DeviceResident (a Link)."""
+
+    def visit_array(self, arr):
+        """Called for each array attribute; returns the array to keep."""
+        return arr
+
+    def visit_variable(self, param):
+        """Called for each parameter."""
+
+
+class _ToDeviceVisitor(DeviceResidentsVisitor):
+
+    def __init__(self, device):
+        self._device = device
+
+    def visit_device_resident(self, device_resident):
+        device_resident._device = self._device
+
+    def visit_array(self, arr):
+        return self._device.send(arr)
+
+    def visit_variable(self, param):
+        param.to_device(self._device)
+
+
+class DeviceResident:
+    """The base of objects that hold arrays on one device (Links).
+
+    ``to_device`` moves every array (parameters, persistent arrays, and the
+    arrays of children) to a device; ``device`` tells where they are.
+    """
+
+    _device = backend.CpuDevice()
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        for name in _FINAL:
+            if name in cls.__dict__:
+                raise TypeError(
+                    '{}: the method {!r} cannot be overridden (override '
+                    'device_resident_accept instead)'.format(
+                        cls.__name__, name))
+        for name in _DEPRECATED_OVERRIDES:
+            if name in cls.__dict__:
+                warnings.warn(
+                    "{}: overriding the method '{}' is deprecated; override "
+                    'device_resident_accept instead'.format(
+                        cls.__name__, name), DeprecationWarning,
+                    stacklevel=2)
+
+    @property
+    def device(self):
+        """The :class:`~chainer.backend.Device` of the arrays."""
+        return self._device
+
+    @property
+    def xp(self):
+        """The array module (``numpy`` or ``cupy``) of the device."""
+        return self._device.xp
+
+    def device_resident_accept(self, visitor):
+        """Lets ``visitor`` visit this object and its arrays (subclasses
+        extend it to their arrays and children)."""
+        visitor.visit_device_resident(self)
+
+    def to_device(self, device):
+        """Moves all the arrays to ``device`` (any device spec: ``'@numpy'``,
+        ``'@cupy:0'``, an int...), and returns ``self``."""
+        device = chainer.get_device(device)
+        self.device_resident_accept(_ToDeviceVisitor(device))
+        return self
+
+    def to_cpu(self):
+        """Moves all the arrays to the CPU; returns ``self``."""
+        return self.to_device(backend.CpuDevice())
+
+    def to_gpu(self, device=None):
+        """Moves all the arrays to a GPU (the current one by default);
+        returns ``self``."""
+        from chainer.backends import cuda
+        cuda.check_cuda_available()
+        if device is None:
+            device = cuda.cuda.Device().id
+        if isinstance(device, backend.Device):
+            return self.to_device(device)
+        return self.to_device(cuda.GpuDevice.from_device_id(
+            int(getattr(device, 'id', device))))
+
+    def to_intel64(self):
+        """Not supported: iDeep is not part of chainer-ng."""
+        raise RuntimeError('to_intel64: iDeep (intel64) is not supported by '
+                           'chainer-ng')
+
+    def to_chx(self):
+        """Not supported: ChainerX is not part of chainer-ng."""
+        raise RuntimeError('to_chx: ChainerX is not available in chainer-ng')
+
+    def from_chx(self):
+        """A no-op (arrays are never ChainerX arrays here); returns
+        ``self``."""
+        return self

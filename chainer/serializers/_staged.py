@@ -1,0 +1,152 @@
+"""Loading in two passes, so that a failed load changes nothing.
+
+Pass one reads every value the object asks for, keeps it in a staging dict,
+and checks that it fits (key present, dtype castable, shape broadcastable),
+changing nothing. Only when all of it fits does pass two assign, from the
+staged values, so a missing key, a bad shape or a corrupt file leaves the
+target exactly as it was.
+"""
+
+import numbers
+
+import numpy
+
+from chainer import backend
+from chainer import serializer as serializer_module
+from chainer import variable
+
+_NONE = object()  # a stored None (Chainer writes None as an object array)
+
+
+class _Staging:
+    """State shared by a deserializer and its children."""
+
+    def __init__(self):
+        self.cache = None
+        self.dry_run = False
+
+
+class StagedDeserializer(serializer_module.Deserializer):
+    """A deserializer whose ``load`` is all-or-nothing.
+
+    Subclasses implement ``_read(key)``, returning a NumPy array or
+    ``_NONE``, and raising KeyError when the key is absent.
+    """
+
+    _staging = None
+
+    def __init__(self, path='', strict=True, ignore_names=None,
+                 staging=None):
+        self.path = path
+        self.strict = strict
+        if ignore_names is not None and not callable(ignore_names):
+            if isinstance(ignore_names, str):
+                ignore_names = [ignore_names]
+            names = frozenset(ignore_names)
+            ignore_names = names.__contains__
+        self.ignore_names = ignore_names
+        self._staging = staging if staging is not None else _Staging()
+
+    @property
+    def dry_run(self):
+        return self._staging.dry_run
+
+    def _source(self):
+        return type(self).__name__
+
+    def load(self, obj):
+        """Loads ``obj``: reads and checks everything, then assigns."""
+        staging = self._staging
+        staging.cache = {}
+        staging.dry_run = True
+        try:
+            obj.serialize(self)
+            staging.dry_run = False
+            obj.serialize(self)
+        finally:
+            staging.dry_run = False
+            staging.cache = None
+
+    def _get(self, key):
+        cache = self._staging.cache
+        if cache is not None and key in cache:
+            return cache[key]
+        data = self._read(key)
+        if cache is not None:
+            cache[key] = data
+        return data
+
+    def __call__(self, key, value):
+        key = self.path + key.lstrip('/')
+        if self.ignore_names is not None and self.ignore_names(key):
+            return value
+        try:
+            data = self._get(key)
+        except KeyError:
+            if not self.strict:
+                return value
+            raise KeyError('{}: {!r} is not in the file (strict=True); '
+                           'use strict=False or ignore_names to skip it'.format(
+                               self._source(), key)) from None
+        # A dry run returns what a real load returns (callers may parse
+        # it), but copies nothing into arrays; Link.serialize also skips its
+        # assignments then.
+        dry = self._staging.dry_run
+        if data is _NONE:
+            return None
+        if value is None:
+            return data
+        if isinstance(value, variable.Variable):
+            if value.array is None:
+                if not dry:
+                    value.array = data
+                return value
+            _copy_into(value.array, data, key, dry)
+            return value
+        if isinstance(value, backend._get_array_types()):
+            _copy_into(value, data, key, dry)
+            return value
+        if isinstance(value, str):
+            return str(data[()])
+        if isinstance(value, (numbers.Number, numpy.generic)):
+            return _to_scalar(value, data, key)
+        raise TypeError(
+            'cannot deserialize {!r} into a value of type {}'.format(
+                key, type(value).__name__))
+
+
+def _copy_into(dst, src, key, dry):
+    if not numpy.can_cast(src.dtype, dst.dtype, 'same_kind'):
+        raise TypeError(
+            'cannot load {!r}: cannot cast the stored dtype {} to the '
+            'target dtype {}'.format(key, src.dtype, dst.dtype))
+    try:
+        ok = numpy.broadcast_shapes(src.shape, dst.shape) == dst.shape
+    except ValueError:
+        ok = False
+    if not ok:
+        raise ValueError(
+            'cannot load {!r}: shape mismatch, the stored array has shape {} '
+            'but the target has shape {}'.format(key, src.shape, dst.shape))
+    if dry:
+        return
+    if isinstance(dst, numpy.ndarray):
+        numpy.copyto(dst, src)
+    else:
+        xp = backend.get_array_module(dst)
+        with backend.get_device_from_array(dst):
+            dst[...] = xp.asarray(src)
+
+
+def _to_scalar(value, data, key):
+    if data.size != 1 or data.ndim > 1:
+        raise TypeError(
+            'cannot load {!r} into a scalar of type {}: the stored value '
+            'has shape {}'.format(key, type(value).__name__, data.shape))
+    target = numpy.dtype(type(value))
+    if not numpy.can_cast(data.dtype, target, 'safe'):
+        raise TypeError(
+            'Cannot safely deserialize {!r} from numpy array with dtype={} '
+            'into a variable of type {}.'.format(key, data.dtype,
+                                                 type(value)))
+    return type(value)(data.reshape(())[()])

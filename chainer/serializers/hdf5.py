@@ -1,0 +1,119 @@
+"""Saving to and loading from HDF5 files (needs h5py)."""
+
+import numpy
+
+from chainer import backend
+from chainer import serializer as serializer_module
+from chainer import variable
+from chainer.serializers import _staged
+
+try:
+    import h5py
+    _available = True
+except ImportError:
+    h5py = None
+    _available = False
+
+
+def _check_available():
+    if not _available:
+        raise ImportError('HDF5 serialization needs h5py, which is not '
+                          'installed (pip install h5py)')
+
+
+class HDF5Serializer(serializer_module.Serializer):
+    """Writes the values of an object into an HDF5 group.
+
+    Children become subgroups; None is stored as an empty dataset.
+
+    Args:
+        group (h5py.Group): The group to write into (an open h5py.File).
+        compression (int): The gzip level for arrays of more than one
+            element.
+    """
+
+    def __init__(self, group, compression=4):
+        _check_available()
+        self.group = group
+        self.compression = compression
+
+    def __getitem__(self, key):
+        name = key.strip('/')
+        return HDF5Serializer(self.group.require_group(name),
+                              self.compression)
+
+    def __call__(self, key, value):
+        arr = value.array if isinstance(value, variable.Variable) else value
+        if arr is None:
+            self.group.create_dataset(key, data=h5py.Empty('f'))
+            return value
+        if backend.is_gpu_array(arr):
+            arr = backend.CpuDevice().send(arr)
+        arr = numpy.asarray(arr)
+        compression = None if arr.size <= 1 else self.compression
+        self.group.create_dataset(key, data=arr, compression=compression)
+        return value
+
+
+def save_hdf5(filename, obj, compression=4):
+    """Saves an object to an HDF5 file (needs h5py).
+
+    Args:
+        filename (str): The file to write.
+        obj: The object (``serialize(serializer)``).
+        compression (int): The gzip level (0-9).
+    """
+    _check_available()
+    with h5py.File(filename, 'w') as f:
+        HDF5Serializer(f, compression=compression).save(obj)
+
+
+class HDF5Deserializer(_staged.StagedDeserializer):
+    """Loads values from an HDF5 group (needs h5py).
+
+    Like :class:`~chainer.serializers.NpzDeserializer`, :meth:`load` is all
+    or nothing.
+
+    Args:
+        group (h5py.Group): The group to read.
+        strict (bool): Raise KeyError for a missing key.
+    """
+
+    def __init__(self, group, strict=True, **kwargs):
+        _check_available()
+        staging = kwargs.pop('_staging', None)
+        path = kwargs.pop('_path', '')
+        if kwargs:
+            raise TypeError('HDF5Deserializer() got unexpected keyword '
+                            'argument(s): {}'.format(', '.join(kwargs)))
+        super().__init__(path, strict, None, staging)
+        self.group = group
+
+    def __getitem__(self, key):
+        return HDF5Deserializer(self.group, self.strict,
+                                _path=self.path + key.strip('/') + '/',
+                                _staging=self._staging)
+
+    def _read(self, key):
+        if key not in self.group:
+            raise KeyError(key)
+        dataset = self.group[key]
+        if not isinstance(dataset, h5py.Dataset):
+            raise KeyError(key)
+        try:
+            if dataset.shape is None:
+                return _staged._NONE
+            return numpy.asarray(dataset[()])
+        except Exception as e:
+            raise ValueError('cannot read {!r} from the HDF5 file ({}: {})'
+                             .format(key, type(e).__name__, e)) from e
+
+
+def load_hdf5(filename, obj):
+    """Loads an object saved by :func:`save_hdf5` (needs h5py).
+
+    All or nothing, like :func:`~chainer.serializers.load_npz`.
+    """
+    _check_available()
+    with h5py.File(filename, 'r') as f:
+        HDF5Deserializer(f).load(obj)

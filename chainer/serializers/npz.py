@@ -1,0 +1,194 @@
+"""Saving to and loading from NumPy ``.npz`` files."""
+
+import os
+import tempfile
+import zipfile
+
+import numpy
+
+from chainer import backend
+from chainer import serializer as serializer_module
+from chainer import variable
+from chainer.serializers import _staged
+
+
+class DictionarySerializer(serializer_module.Serializer):
+    """Collects the values of an object into a flat dict.
+
+    Keys are ``/``-separated paths (``'l1/W'``); values are NumPy arrays
+    (GPU arrays are copied to the host, scalars become 0-d arrays, None an
+    object array holding None, which is how Chainer stores None).
+
+    Args:
+        target (dict): The dict to fill (a new one by default).
+        path (str): The prefix of the keys.
+
+    >>> import numpy as np
+    >>> s = DictionarySerializer()
+    >>> _ = s['child']('w', np.zeros(2))
+    >>> list(s.target)
+    ['child/w']
+    """
+
+    def __init__(self, target=None, path=''):
+        self.target = {} if target is None else target
+        self.path = path
+
+    def __getitem__(self, key):
+        key = key.strip('/')
+        return DictionarySerializer(self.target, self.path + key + '/')
+
+    def __call__(self, key, value):
+        key = key.lstrip('/')
+        arr = value.array if isinstance(value, variable.Variable) else value
+        if arr is None:
+            arr = numpy.asarray(None)
+        elif isinstance(arr, numpy.ndarray):
+            pass
+        elif backend.is_gpu_array(arr):
+            arr = backend.CpuDevice().send(arr)
+        else:
+            arr = numpy.asarray(arr)
+        self.target[self.path + key] = arr
+        return value
+
+
+def save_npz(file, obj, compression=True):
+    """Saves an object (a Link, an Optimizer, a Trainer...) to an ``.npz``.
+
+    Args:
+        file (str, path-like or file object): Where to write. A path is
+            written as is (no ``.npz`` suffix is added), through a temporary
+            file in the same folder renamed into place, so a crash never
+            leaves a half-written file.
+        obj: The object; it must have ``serialize(serializer)``.
+        compression (bool): Compress the arrays (zip deflate).
+    """
+    s = DictionarySerializer()
+    s.save(obj)
+    savez = numpy.savez_compressed if compression else numpy.savez
+    if not isinstance(file, (str, os.PathLike)):
+        savez(file, **s.target)
+        return
+    file = os.fspath(file)
+    fd, tmp = tempfile.mkstemp(prefix='.tmp-', suffix='.npz',
+                               dir=os.path.dirname(file) or '.')
+    try:
+        with os.fdopen(fd, 'wb') as f:
+            savez(f, **s.target)
+        os.replace(tmp, file)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+        raise
+
+
+class NpzDeserializer(_staged.StagedDeserializer):
+    """Loads values from an ``.npz`` file (or any dict of arrays).
+
+    Loading never unpickles: an object entry (how Chainer stores None) is
+    read as None without being unpickled. :meth:`load` is all-or-nothing:
+    it first reads and checks every value the object asks for, and only
+    then assigns, so on an error the object is left exactly as it was.
+
+    Args:
+        npz: A ``numpy.load`` result of an ``.npz`` file, or a dict.
+        path (str): The prefix of the keys to read (``'updater/model:main/'``
+            to load a model out of a trainer snapshot).
+        strict (bool): Raise KeyError for a missing key (else keep the
+            target's value).
+        ignore_names (list of str, or callable): Keys (full paths) to skip,
+            or a predicate on them.
+    """
+
+    def __init__(self, npz, path='', strict=True, ignore_names=None,
+                 **kwargs):
+        super().__init__(path, strict, ignore_names,
+                         kwargs.pop('_staging', None))
+        if kwargs:
+            raise TypeError('NpzDeserializer() got unexpected keyword '
+                            'argument(s): {}'.format(', '.join(kwargs)))
+        self.npz = npz
+
+    def __getitem__(self, key):
+        key = key.strip('/')
+        return NpzDeserializer(self.npz, self.path + key + '/', self.strict,
+                               self.ignore_names, _staging=self._staging)
+
+    def _read(self, key):
+        npz = self.npz
+        if hasattr(npz, 'files') and hasattr(npz, 'zip'):
+            return _read_npz_entry(npz, key)
+        data = npz[key]
+        data = getattr(data, 'array', data)
+        if data is None:
+            return _staged._NONE
+        data = backend.CpuDevice().send(numpy.asarray(data)) \
+            if not backend.is_gpu_array(data) else data
+        if data.dtype.hasobject:
+            return _staged._NONE
+        return data
+
+
+def _read_npz_entry(npz, key):
+    if key not in npz.files:
+        raise KeyError(key)
+    try:
+        return npz[key]
+    except ValueError as e:
+        if 'allow_pickle' not in str(e):
+            raise _corrupt(key, e)
+        if _entry_dtype(npz, key).hasobject:
+            return _staged._NONE  # Chainer's None; never unpickled
+        raise _corrupt(key, e)
+    except Exception as e:  # a truncated or corrupt member
+        raise _corrupt(key, e)
+
+
+def _entry_dtype(npz, key):
+    from numpy.lib import format as npy_format
+    with npz.zip.open(key + '.npy') as f:
+        version = npy_format.read_magic(f)
+        if version == (1, 0):
+            header = npy_format.read_array_header_1_0(f)
+        else:
+            header = npy_format.read_array_header_2_0(f)
+    return header[2]
+
+
+def _corrupt(key, cause):
+    err = ValueError('cannot read {!r} from the npz file, which is corrupt '
+                     'or truncated ({}: {})'.format(
+                         key, type(cause).__name__, cause))
+    err.__cause__ = cause
+    return err
+
+
+def load_npz(file, obj, path='', strict=True, ignore_names=None):
+    """Loads an object saved by :func:`save_npz` (or by Chainer).
+
+    All or nothing: every value is read and checked before any is assigned,
+    so a missing key, a shape mismatch or a corrupt file raises (naming the
+    key) and leaves ``obj`` exactly as it was. Never unpickles.
+
+    Args:
+        file (str, path-like or file object): The ``.npz`` file.
+        obj: The object to load into (``serialize(serializer)``).
+        path (str): The prefix of the keys in the file to read, e.g.
+            ``'updater/model:main/'`` for a model in a trainer snapshot.
+        strict (bool): Raise KeyError when a key is missing.
+        ignore_names (list of str, or callable): Keys to skip.
+    """
+    try:
+        npz = numpy.load(file, allow_pickle=False)
+    except (zipfile.BadZipFile, EOFError, OSError, ValueError) as e:
+        if isinstance(e, FileNotFoundError):
+            raise
+        raise ValueError('load_npz: {!r} is not a readable npz file '
+                         '({}: {})'.format(file, type(e).__name__, e)) from e
+    if not isinstance(npz, numpy.lib.npyio.NpzFile):
+        raise ValueError('load_npz: {!r} holds a single array, not an npz '
+                         'archive'.format(file))
+    with npz:
+        NpzDeserializer(npz, path=path, strict=strict,
+                        ignore_names=ignore_names).load(obj)

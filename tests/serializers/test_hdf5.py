@@ -1,0 +1,80 @@
+import numpy
+import pytest
+
+from chainer import initializers
+from chainer.link import Chain, Link
+from chainer.serializers import hdf5
+from chainer.variable import Parameter
+
+
+class Linear(Link):
+
+    def __init__(self, n_in, n_out):
+        super().__init__()
+        with self.init_scope():
+            shape = None if n_in is None else (n_out, n_in)
+            self.W = Parameter(initializers.Normal(1.0), shape)
+            self.b = Parameter(initializers.Zero(), (n_out,))
+
+
+class Net(Chain):
+
+    def __init__(self, n_in=3):
+        super().__init__()
+        with self.init_scope():
+            self.l1 = Linear(n_in, 4)
+            self.u = Parameter()
+        self.add_persistent('N', 0)
+        self.add_persistent('avg', numpy.zeros(4))
+
+
+def test_missing_h5py_is_a_clear_import_error(monkeypatch, tmp_path):
+    monkeypatch.setattr(hdf5, '_available', False)
+    with pytest.raises(ImportError, match='h5py'):
+        hdf5.save_hdf5(str(tmp_path / 'x.h5'), Net())
+    with pytest.raises(ImportError, match='h5py'):
+        hdf5.load_hdf5(str(tmp_path / 'x.h5'), Net())
+
+
+try:
+    import h5py
+except ImportError:
+    h5py = None
+
+needs_h5py = pytest.mark.skipif(h5py is None, reason='h5py is not installed')
+
+
+@needs_h5py
+def test_round_trip(tmp_path):
+    fn = str(tmp_path / 'net.h5')
+    src = Net()
+    src.N = 5
+    src.avg[:] = [1, 2, 3, 4]
+    hdf5.save_hdf5(fn, src)
+    with h5py.File(fn, 'r') as f:
+        assert f['l1/W'].compression == 'gzip'
+        assert f['u'].shape is None  # None is an empty dataset
+        assert f['N'].compression is None
+    dst = Net(n_in=None)
+    hdf5.load_hdf5(fn, dst)
+    numpy.testing.assert_array_equal(dst.l1.W.array, src.l1.W.array)
+    numpy.testing.assert_array_equal(dst.avg, src.avg)
+    assert dst.N == 5 and not dst.u.is_initialized
+
+
+@needs_h5py
+def test_missing_key_changes_nothing(tmp_path):
+    fn = str(tmp_path / 'net.h5')
+    hdf5.save_hdf5(fn, Net())
+    with h5py.File(fn, 'a') as f:
+        del f['l1/b']
+    dst = Net()
+    w = dst.l1.W.array.copy()
+    dst.N = 9
+    with pytest.raises(KeyError, match='l1/b'):
+        hdf5.load_hdf5(fn, dst)
+    numpy.testing.assert_array_equal(dst.l1.W.array, w)
+    assert dst.N == 9
+    with h5py.File(fn, 'r') as f:
+        hdf5.HDF5Deserializer(f, strict=False).load(dst)
+    assert dst.N == 0
