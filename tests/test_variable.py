@@ -183,7 +183,7 @@ class TestMethods:
     def test_item(self):
         assert _v([2.5]).item() == 2.5
         assert isinstance(_v([2.5]).item(), float)
-        with pytest.raises(ValueError, match='one element'):
+        with pytest.raises(ValueError, match='array of size 1'):
             _v([1, 2]).item()
 
     def test_pos_returns_self(self):
