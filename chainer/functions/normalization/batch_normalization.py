@@ -1,0 +1,358 @@
+"""Batch normalization: ``F.batch_normalization`` (batch statistics, and
+the running statistics updated in place) and ``F.fixed_batch_normalization``.
+
+The standardization ``xhat = (x - mean) / sqrt(var + eps)`` over some axes
+and its gradient are shared with layer, group and batch re-normalization:
+:class:`BatchNormalizationGrad` computes the first-order gradients on arrays
+(fast) and differentiates itself with F ops, so gradients of any order work.
+"""
+
+import warnings
+
+import numpy
+
+from chainer import backend
+from chainer.function_node import FunctionNode
+from chainer.functions._errors import check_float, invalid_type
+
+
+def _kwargs(func_name, kwargs, removed=('train',), **defaults):
+    """Chainer's handling of ``**kwargs``: removed arguments are rejected
+    with a ValueError, unknown ones with a TypeError."""
+    for name in removed:
+        if name in kwargs:
+            raise ValueError('{} argument is not supported anymore. Use '
+                             'chainer.using_config'.format(name))
+    unknown = [k for k in kwargs if k not in defaults]
+    if unknown:
+        raise TypeError('{}() got unexpected keyword argument(s) {}'.format(
+            func_name, ', '.join(repr(k) for k in unknown)))
+    defaults.update(kwargs)
+    return defaults
+
+
+def _interm(x):
+    """Statistics of float16 inputs are computed in float32."""
+    return x.astype(numpy.float32) if x.dtype == numpy.float16 else x
+
+
+def _stats(x, axes, eps):
+    """Mean and 1/std over ``axes`` (kept as length-1 axes)."""
+    xp = backend.get_array_module(x)
+    x = _interm(x)
+    mean = x.mean(axis=axes, keepdims=True)
+    var = xp.square(x - mean).mean(axis=axes, keepdims=True)
+    return mean, 1 / xp.sqrt(var + eps), var
+
+
+def _reduced_axes(func, x_shape, gamma_shape, axis):
+    """The axes that statistics run over, checked against gamma."""
+    ndim = len(x_shape)
+    if axis is None:
+        axes = (0,) + tuple(range(1 + len(gamma_shape), ndim))
+        if tuple(x_shape[1:1 + len(gamma_shape)]) != tuple(gamma_shape) \
+                or len(gamma_shape) >= ndim:
+            raise invalid_type(
+                func, 'x.shape[1:1 + gamma.ndim] == gamma.shape',
+                'x.shape = {}, gamma.shape = {}'.format(x_shape, gamma_shape))
+        return axes
+    axes = (axis,) if isinstance(axis, int) else tuple(axis)
+    axes = tuple(sorted(a % ndim if -ndim <= a < ndim else a for a in axes))
+    if any(not 0 <= a < ndim for a in axes) or len(set(axes)) != len(axes):
+        raise ValueError('{}: invalid axis {!r} for an input of {} '
+                         'dimensions'.format(func, axis, ndim))
+    kept = tuple(s for i, s in enumerate(x_shape) if i not in axes)
+    if kept != tuple(gamma_shape):
+        raise invalid_type(
+            func, 'gamma.shape == x.shape without the axes {}'.format(axes),
+            '{} != {}'.format(tuple(gamma_shape), kept))
+    return axes
+
+
+def _keep_shape(x_shape, axes):
+    return tuple(1 if i in axes else s for i, s in enumerate(x_shape))
+
+
+def _check_inputs(func, x, gamma, beta):
+    check_float(func, x)
+    check_float(func, gamma, 'gamma')
+    if gamma.dtype != beta.dtype:
+        raise invalid_type(func, 'gamma.dtype == beta.dtype',
+                           '{} != {}'.format(gamma.dtype, beta.dtype))
+    if gamma.shape != beta.shape:
+        raise invalid_type(func, 'gamma.shape == beta.shape',
+                           '{} != {}'.format(gamma.shape, beta.shape))
+
+
+def _project(v, u, axes):
+    """``v - mean(v) - u * mean(u * v)`` over ``axes`` (on Variables): the
+    gradient of the standardization, up to the 1/std factor."""
+    from chainer.functions.math.average import average
+    return v - average(v, axes, keepdims=True) - \
+        u * average(u * v, axes, keepdims=True)
+
+
+class BatchNormalizationGrad(FunctionNode):
+    """The gradients of ``y = gamma * xhat(x) + beta`` (xhat standardizes
+    over ``axes``; gamma broadcasts to x): inputs ``(x, gamma, gy)``,
+    outputs ``(gx, ggamma, gbeta)``, gamma and beta in gamma's shape."""
+
+    def __init__(self, axes, eps, mean=None, inv_std=None):
+        self.axes = axes
+        self.eps = eps
+        self.mean = mean
+        self.inv_std = inv_std
+
+    def forward(self, inputs):
+        self.retain_inputs((0, 1, 2))
+        x, gamma, gy = inputs
+        if x.size == 0:
+            xp = backend.get_array_module(x)
+            return x.copy(), xp.zeros_like(gamma), xp.zeros_like(gamma)
+        if self.mean is None:
+            self.mean, self.inv_std, _ = _stats(x, self.axes, self.eps)
+        xhat = (_interm(x) - self.mean) * self.inv_std
+        gy_ = _interm(gy)
+        other = _other_axes(gy.shape, gamma.shape)
+        gbeta = gy_.sum(axis=other, keepdims=True)
+        ggamma = (gy_ * xhat).sum(axis=other, keepdims=True)
+        h = gy_ * gamma
+        gx = self.inv_std * (
+            h - h.mean(axis=self.axes, keepdims=True) -
+            xhat * (h * xhat).mean(axis=self.axes, keepdims=True))
+        return (gx.astype(x.dtype, copy=False),
+                ggamma.reshape(gamma.shape).astype(gamma.dtype, copy=False),
+                gbeta.reshape(gamma.shape).astype(gamma.dtype, copy=False))
+
+    def backward(self, indexes, grad_outputs):
+        from chainer.functions.math.average import average
+        from chainer.functions.math.sum import sum as _sum
+        x, gamma, gy = self.get_retained_inputs()
+        ggx, gggamma, ggbeta = grad_outputs
+        axes = self.axes
+        m = 1
+        for a in axes:
+            m *= x.shape[a]
+        # xhat and 1/std again, as functions of x (for higher orders).
+        xc = x - average(x, axes, keepdims=True)
+        inv = (average(xc * xc, axes, keepdims=True) + self.eps) ** -0.5
+        u = xc * inv
+        h = gy * gamma
+        g_x = g_gy = g_gamma = None
+        terms_gy = []
+        terms_x = []
+        if ggbeta is not None:
+            terms_gy.append(ggbeta)
+        if gggamma is not None:
+            terms_gy.append(gggamma * u)
+            terms_x.append(inv * _project(gggamma * gy, u, axes))
+        if ggx is not None:
+            p_ggx = _project(ggx, u, axes)
+            terms_gy.append(gamma * inv * p_ggx)
+            g_gamma = _sum_to(inv * p_ggx * gy, gamma.shape, _sum)
+            p_h = _project(h, u, axes)
+            a = _sum(ggx * p_h, axes, keepdims=True)
+            b = _sum(ggx * u, axes, keepdims=True)
+            c = average(h * u, axes, keepdims=True)
+            terms_x.append(-(inv * inv) * ((a * u + b * p_h) * (1. / m) +
+                                           c * p_ggx))
+        if terms_gy:
+            g_gy = _add_all(terms_gy)
+            if g_gy.shape != gy.shape:  # only ggbeta came
+                from chainer.functions.array.broadcast import broadcast_to
+                g_gy = broadcast_to(g_gy, gy.shape)
+        if terms_x:
+            g_x = _add_all(terms_x)
+        ret = {0: g_x, 1: g_gamma, 2: g_gy}
+        return tuple(ret[i] for i in indexes)
+
+
+def _other_axes(x_shape, gamma_shape):
+    """The axes of x along which gamma (of x's rank) is broadcast."""
+    return tuple(i for i, (s, g) in enumerate(zip(x_shape, gamma_shape))
+                 if g == 1 and s != 1)
+
+
+def _sum_to(v, shape, _sum):
+    axes = _other_axes(v.shape, shape)
+    return _sum(v, axes, keepdims=True) if axes else v
+
+
+def _add_all(terms):
+    out = terms[0]
+    for t in terms[1:]:
+        out = out + t
+    return out
+
+
+class BatchNormalization(FunctionNode):
+
+    def __init__(self, eps=2e-5, mean=None, var=None, decay=0.9, axis=None):
+        self.eps = eps
+        self.running_mean = mean
+        self.running_var = var
+        self.decay = decay
+        self.axis = axis
+
+    def forward(self, inputs):
+        self.retain_inputs((0, 1))
+        x, gamma, beta = inputs
+        _check_inputs(self, x, gamma, beta)
+        axes = self._axes = _reduced_axes(self, x.shape, gamma.shape,
+                                          self.axis)
+        self._keep = _keep_shape(x.shape, axes)
+        m = x.size // max(gamma.size, 1)
+        if m <= 1:
+            warnings.warn(
+                'A batch with no more than one sample has been given to '
+                'F.batch_normalization. F.batch_normalization will always '
+                'output a zero tensor for such batches.', UserWarning)
+        if x.size == 0:
+            self.mean = self.inv_std = None
+            return x.copy(),
+        mean, inv_std, var = _stats(x, axes, self.eps)
+        self.mean, self.inv_std = mean, inv_std
+        gamma_ = gamma.reshape(self._keep)
+        y = (_interm(x) - mean) * (inv_std * gamma_) + beta.reshape(
+            self._keep)
+        if self.running_mean is not None:
+            rm = self.running_mean
+            rm *= self.decay
+            rm += (1 - self.decay) * mean.reshape(rm.shape)
+        if self.running_var is not None:
+            # The running variance is the unbiased estimate.
+            rv = self.running_var
+            rv *= self.decay
+            rv += (1 - self.decay) * (m / max(m - 1, 1)) * var.reshape(
+                rv.shape)
+        return y.astype(x.dtype, copy=False),
+
+    def backward(self, indexes, grad_outputs):
+        from chainer.functions.array.reshape import reshape
+        x, gamma = self.get_retained_inputs()
+        gy, = grad_outputs
+        gamma_ = reshape(gamma, self._keep)
+        gx, ggamma, gbeta = BatchNormalizationGrad(
+            self._axes, self.eps, self.mean, self.inv_std).apply(
+                (x, gamma_, gy))
+        ret = {0: gx, 1: reshape(ggamma, gamma.shape),
+               2: reshape(gbeta, gamma.shape)}
+        return tuple(ret[i] for i in indexes)
+
+
+def batch_normalization(x, gamma, beta, **kwargs):
+    """Batch normalization function.
+
+    Normalizes ``x`` with the mean and variance of the batch, over the
+    first axis and the axes after those of ``gamma``, then scales and
+    shifts it: ``y = gamma * (x - mean) / sqrt(var + eps) + beta``.
+
+    Args:
+        x (~chainer.Variable or array): Input, ``(N, C, ...)``.
+        gamma (~chainer.Variable or array): Scaling parameter, of shape
+            ``x.shape[1:1 + gamma.ndim]`` (or of ``x``'s shape without
+            ``axis``).
+        beta (~chainer.Variable or array): Shifting parameter (gamma's
+            shape).
+        eps (float): Added to the variance for stability.
+        running_mean (array): Updated in place:
+            ``decay * running_mean + (1 - decay) * mean``.
+        running_var (array): Updated in place with the unbiased batch
+            variance ``var * m / (m - 1)``.
+        decay (float): Decay rate of the running statistics.
+        axis (int, tuple of int or None): The axes to normalize over
+            (by default, as described above).
+
+    Returns:
+        ~chainer.Variable: The output, of ``x``'s shape and dtype.
+
+    >>> import numpy as np
+    >>> import chainer.functions as F
+    >>> x = np.array([[1.], [3.]], np.float32)
+    >>> F.batch_normalization(x, np.ones(1, np.float32),
+    ...                       np.zeros(1, np.float32)).array.round(3)
+    array([[-1.],
+           [ 1.]], dtype=float32)
+    """
+    kw = _kwargs('batch_normalization', kwargs, eps=2e-5, running_mean=None,
+                 running_var=None, decay=0.9, axis=None)
+    return BatchNormalization(kw['eps'], kw['running_mean'],
+                              kw['running_var'], kw['decay'],
+                              kw['axis']).apply((x, gamma, beta))[0]
+
+
+class FixedBatchNormalization(FunctionNode):
+
+    def __init__(self, eps=2e-5, axis=None):
+        self.eps = eps
+        self.axis = axis
+
+    def forward(self, inputs):
+        self.retain_inputs((0, 1, 3, 4))
+        x, gamma, beta, mean, var = inputs
+        _check_inputs(self, x, gamma, beta)
+        for i, (name, a) in enumerate((('mean', mean), ('var', var)), 3):
+            if a.shape != gamma.shape:
+                raise invalid_type(self, '{}.shape == gamma.shape'.format(
+                    name), '{} != {}'.format(a.shape, gamma.shape))
+        axes = self._axes = _reduced_axes(self, x.shape, gamma.shape,
+                                          self.axis)
+        keep = self._keep = _keep_shape(x.shape, axes)
+        xp = backend.get_array_module(x)
+        inv_std = 1 / xp.sqrt(_interm(var).reshape(keep) + self.eps)
+        y = (_interm(x) - mean.reshape(keep)) * (
+            inv_std * gamma.reshape(keep)) + beta.reshape(keep)
+        return y.astype(x.dtype, copy=False),
+
+    def backward(self, indexes, grad_outputs):
+        from chainer.functions.array.reshape import reshape
+        from chainer.functions.math.sum import sum as _sum
+        x, gamma, mean, var = self.get_retained_inputs()
+        gy, = grad_outputs
+        keep, axes, shape = self._keep, self._axes, gamma.shape
+        inv = (reshape(var, keep) + self.eps) ** -0.5
+        xc = x - reshape(mean, keep)
+        g_xhat = gy * reshape(gamma, keep)
+        ret = []
+        for i in indexes:
+            if i == 0:
+                ret.append(g_xhat * inv)
+            elif i == 1:
+                ret.append(reshape(_sum(gy * xc * inv, axes), shape))
+            elif i == 2:
+                ret.append(reshape(_sum(gy, axes), shape))
+            elif i == 3:
+                ret.append(reshape(-_sum(g_xhat * inv, axes), shape))
+            else:
+                ret.append(reshape(
+                    _sum(g_xhat * xc, axes) * -0.5, shape) *
+                    (var + self.eps) ** -1.5)
+        return tuple(ret)
+
+
+def fixed_batch_normalization(x, gamma, beta, mean, var, eps=2e-5,
+                              axis=None):
+    """Batch normalization function with fixed statistics.
+
+    ``y = gamma * (x - mean) / sqrt(var + eps) + beta``, with the given
+    ``mean`` and ``var`` (e.g. running statistics at test time).
+
+    Args:
+        x (~chainer.Variable or array): Input.
+        gamma, beta (~chainer.Variable or array): Scale and shift.
+        mean, var (~chainer.Variable or array): Statistics (gamma's shape).
+        eps (float): Added to the variance for stability.
+        axis (int, tuple of int or None): As in :func:`batch_normalization`.
+
+    Returns:
+        ~chainer.Variable: The output, of ``x``'s shape and dtype.
+
+    >>> import numpy as np
+    >>> import chainer.functions as F
+    >>> x = np.array([[2.]], np.float32)
+    >>> one = np.ones(1, np.float32)
+    >>> F.fixed_batch_normalization(x, one, 0 * one, one, one, eps=0).array
+    array([[1.]], dtype=float32)
+    """
+    return FixedBatchNormalization(eps, axis).apply(
+        (x, gamma, beta, mean, var))[0]

@@ -1,0 +1,239 @@
+"""Stacked RNNs over sequences: ``F.n_step_rnn`` and ``F.n_step_birnn``,
+and the loop they share with the LSTM and GRU variants.
+
+The inputs are time-major: ``xs[t]`` holds the batch at time ``t``,
+``(B_t, in_size)``, with ``B_t`` non-increasing (sequences sorted by length,
+longest first, then transposed, e.g. with ``F.transpose_sequence``).
+Each layer's input is projected for all time steps at once; then each step
+adds the hidden projection. Rows of finished sequences keep their last
+hidden state (their initial one, going backwards), which ends up in ``hy``.
+"""
+
+from chainer import backend
+from chainer.functions.activation.relu import relu
+from chainer.functions.activation.tanh import tanh
+from chainer.functions.array.concat import concat
+from chainer.functions.array.stack import stack
+from chainer.functions.math.matmul import matmul
+from chainer.variable import Variable
+
+
+def _check_kwargs(func_name, kwargs):
+    for name in ('train', 'use_cudnn'):
+        if name in kwargs:
+            raise ValueError('{} argument is not supported anymore. Use '
+                             'chainer.using_config'.format(name))
+    if kwargs:
+        raise TypeError('{}() got unexpected keyword argument(s) {}'.format(
+            func_name, ', '.join(repr(k) for k in kwargs)))
+
+
+def _array(x):
+    return x.array if isinstance(x, Variable) else x
+
+
+def _check(func_name, n_layers, directions, hx, cx, ws, bs, xs, n_w):
+    if not xs:
+        raise ValueError('{}: xs must hold at least one time step'.format(
+            func_name))
+    sizes = [len(x) for x in xs]
+    if any(a < b for a, b in zip(sizes, sizes[1:])):
+        raise ValueError(
+            '{}: the batch sizes of xs must not increase with time (sort the '
+            'sequences by length, longest first), got {}'.format(
+                func_name, sizes))
+    if not isinstance(n_layers, int) or n_layers < 1:
+        raise ValueError('{}: n_layers must be a positive int, got {!r}'
+                         .format(func_name, n_layers))
+    n = n_layers * directions
+    if len(ws) != n or len(bs) != n:
+        raise ValueError(
+            '{}: ws and bs must hold n_layers * {} = {} lists of weights, '
+            'got {} and {}'.format(func_name, directions, n, len(ws),
+                                   len(bs)))
+    out = ws[0][0].shape[0] if len(ws[0]) else 0
+    batch = sizes[0]
+    for name, h in (('hx', hx), ('cx', cx)):
+        if h is not None and h.shape != (n, batch, out):
+            raise ValueError(
+                '{}: {} must have the shape (n_layers * {}, len(xs[0]), '
+                'out_size) = {}, got {}'.format(
+                    func_name, name, directions, (n, batch, out), h.shape))
+    for k, (w, b) in enumerate(zip(ws, bs)):
+        if len(w) != n_w or len(b) != n_w:
+            raise ValueError(
+                '{}: ws[{}] and bs[{}] must hold {} arrays each, got {} and '
+                '{}'.format(func_name, k, k, n_w, len(w), len(b)))
+        in_size = xs[0].shape[1] if k < directions else out * directions
+        for j in range(n_w):
+            expect = (out, in_size if j < n_w // 2 else out)
+            if w[j].shape != expect:
+                raise ValueError(
+                    '{}: ws[{}][{}] must have the shape {}, got {}'.format(
+                        func_name, k, j, expect, w[j].shape))
+            if b[j].shape != (out,):
+                raise ValueError(
+                    '{}: bs[{}][{}] must have the shape {}, got {}'.format(
+                        func_name, k, j, (out,), b[j].shape))
+    return sizes, out
+
+
+def _n_step(func_name, n_layers, dropout_ratio, hx, cx, ws, bs, xs,
+            use_bi_direction, n_w, step, arrange=None):
+    """The stacked, optionally bidirectional, recurrent loop.
+
+    ``step(proj_t, h, c, w_h, b_h) -> (h_new, c_new)`` computes one time
+    step of one direction: ``proj_t`` is the input projection of the rows
+    present at that time, ``h`` the previous hidden state of those rows and
+    ``c`` the full previous cell state (or None). ``arrange(ws)`` orders
+    and joins the input-side weights (default: concatenated along rows).
+    """
+    from chainer.functions.noise.dropout import dropout
+    directions = 2 if use_bi_direction else 1
+    sizes, out = _check(func_name, n_layers, directions, hx, cx, ws, bs, xs,
+                        n_w)
+    xp = backend.get_array_module(_array(xs[0]))
+    dtype = _array(xs[0]).dtype
+    n = n_layers * directions
+    if hx is None:
+        hx = xp.zeros((n, sizes[0], out), dtype)
+    offsets = [0]
+    for s in sizes:
+        offsets.append(offsets[-1] + s)
+    arrange = arrange or (lambda m: concat(m, axis=0))
+    hy, cy = [], []
+    x_all = concat(xs, axis=0) if len(xs) > 1 else xs[0]
+    ys = None
+    for layer in range(n_layers):
+        if layer > 0 and dropout_ratio > 0:
+            x_all = dropout(x_all, dropout_ratio)
+        outs = []
+        for d in range(directions):
+            k = layer * directions + d
+            w, b = ws[k], bs[k]
+            h_w = n_w // 2
+            proj = matmul(x_all, arrange(w[:h_w]), transb=True) + \
+                arrange(b[:h_w])
+            w_h, b_h = arrange(w[h_w:]), arrange(b[h_w:])
+            h = hx[k]
+            c = None if cx is None else cx[k]
+            ys_d = [None] * len(xs)
+            times = range(len(xs) - 1, -1, -1) if d else range(len(xs))
+            for t in times:
+                b_t = sizes[t]
+                proj_t = proj[offsets[t]:offsets[t + 1]]
+                h_in = h[:b_t] if b_t < len(h) else h
+                h_new, c = step(proj_t, h_in, c, w_h, b_h)
+                h = concat([h_new, h[b_t:]], axis=0) if b_t < len(h) \
+                    else h_new
+                ys_d[t] = h_new
+            hy.append(h)
+            cy.append(c)
+            outs.append(ys_d)
+        if directions == 1:
+            ys = outs[0]
+        else:
+            ys = [concat([f, r], axis=1) for f, r in zip(*outs)]
+        if layer + 1 < n_layers:
+            x_all = concat(ys, axis=0) if len(ys) > 1 else ys[0]
+    hy = stack(hy)
+    cy = stack(cy) if cx is not None else None
+    return hy, cy, tuple(ys)
+
+
+_ACTIVATIONS = {'tanh': tanh, 'relu': relu}
+
+
+def n_step_rnn_base(n_layers, dropout_ratio, hx, ws, bs, xs, activation,
+                    use_bi_direction, **kwargs):
+    """Base function of :func:`n_step_rnn` and :func:`n_step_birnn`.
+
+    Args:
+        use_bi_direction (bool): Run each layer in both directions.
+
+    Other arguments and the return value are those of :func:`n_step_rnn`.
+    """
+    name = 'n_step_birnn' if use_bi_direction else 'n_step_rnn'
+    _check_kwargs(name, kwargs)
+    if activation not in _ACTIVATIONS:
+        raise ValueError('Invalid activation: "{}". Please select from '
+                         '[tanh,relu]'.format(activation))
+    act = _ACTIVATIONS[activation]
+
+    def step(proj_t, h, c, w_h, b_h):
+        return act(proj_t + matmul(h, w_h, transb=True) + b_h), None
+
+    hy, _, ys = _n_step(name, n_layers, dropout_ratio, hx, None, ws, bs, xs,
+                        use_bi_direction, 2, step)
+    return hy, ys
+
+
+def n_step_rnn(n_layers, dropout_ratio, hx, ws, bs, xs, activation='tanh',
+               **kwargs):
+    """Stacked Uni-directional RNN function for sequence inputs.
+
+    For each layer, ``h_t = f(W0 x_t + b0 + W1 h_{t-1} + b1)``, with ``f``
+    tanh or relu. The input of layer ``k > 0`` is the output of layer
+    ``k - 1``, with dropout applied in training mode.
+
+    Args:
+        n_layers (int): The number of layers.
+        dropout_ratio (float): Dropout ratio of the inputs of the layers
+            after the first.
+        hx (~chainer.Variable or array): Initial hidden states,
+            ``(n_layers, B, out_size)``; None for zeros.
+        ws (list of list of ~chainer.Variable): ``ws[k]`` holds the weights
+            of layer ``k``: ``[W0 (out_size, in_size), W1 (out_size,
+            out_size)]`` (``in_size`` is ``out_size`` for ``k > 0``).
+        bs (list of list of ~chainer.Variable): ``bs[k] = [b0, b1]``, each
+            ``(out_size,)``.
+        xs (list of ~chainer.Variable): Time-major inputs: ``xs[t]`` is
+            ``(B_t, in_size)``, ``B_t`` non-increasing in ``t``.
+        activation (str): ``'tanh'`` or ``'relu'``.
+
+    Returns:
+        tuple: ``(hy, ys)``: the last hidden states ``(n_layers, B,
+        out_size)`` (each sequence's own last step) and the tuple of the
+        last layer's outputs, ``ys[t]`` of shape ``(B_t, out_size)``.
+
+    >>> import numpy as np
+    >>> import chainer.functions as F
+    >>> ws = [[np.ones((1, 1), np.float32), np.zeros((1, 1), np.float32)]]
+    >>> bs = [[np.zeros(1, np.float32)] * 2]
+    >>> xs = [np.array([[100.], [-100.]], np.float32)]
+    >>> hy, ys = F.n_step_rnn(1, 0., None, ws, bs, xs)
+    >>> ys[0].array
+    array([[ 1.],
+           [-1.]], dtype=float32)
+    """
+    return n_step_rnn_base(n_layers, dropout_ratio, hx, ws, bs, xs,
+                           activation, False, **kwargs)
+
+
+def n_step_birnn(n_layers, dropout_ratio, hx, ws, bs, xs, activation='tanh',
+                 **kwargs):
+    """Stacked Bi-directional RNN function for sequence inputs.
+
+    As :func:`n_step_rnn`, with each layer run forwards and backwards in
+    time; the outputs of both directions are concatenated (forward first),
+    so the layers after the first take ``2 * out_size`` inputs.
+
+    Args:
+        n_layers (int): The number of layers.
+        dropout_ratio (float): Dropout ratio of the inputs of the layers
+            after the first.
+        hx (~chainer.Variable or array): ``(2 * n_layers, B, out_size)``;
+            ``hx[2 * k]`` is the forward and ``hx[2 * k + 1]`` the backward
+            direction of layer ``k``. None for zeros.
+        ws, bs (list of list of ~chainer.Variable): ``ws[2 * k + d]`` and
+            ``bs[2 * k + d]`` are those of direction ``d`` of layer ``k``,
+            laid out as in :func:`n_step_rnn`.
+        xs (list of ~chainer.Variable): Time-major inputs.
+        activation (str): ``'tanh'`` or ``'relu'``.
+
+    Returns:
+        tuple: ``(hy, ys)``, ``hy`` of ``hx``'s shape and ``ys[t]`` of
+        shape ``(B_t, 2 * out_size)``.
+    """
+    return n_step_rnn_base(n_layers, dropout_ratio, hx, ws, bs, xs,
+                           activation, True, **kwargs)

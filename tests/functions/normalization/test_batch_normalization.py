@@ -1,0 +1,154 @@
+import warnings
+
+import numpy
+import pytest
+
+import chainer
+import chainer.functions as F
+from chainer import testing
+from chainer.utils.type_check import InvalidType
+from op_harness import check_op
+
+
+def _bn_ref(x, gamma, beta, axes, eps=2e-5):
+    keep = tuple(1 if i in axes else s for i, s in enumerate(x.shape))
+    mean = x.mean(axis=axes, keepdims=True)
+    var = x.var(axis=axes, keepdims=True)
+    return (x - mean) / numpy.sqrt(var + eps) * gamma.reshape(keep) + \
+        beta.reshape(keep)
+
+
+F16_BWD = {numpy.float16: dict(atol=1e-1, rtol=1e-1)}
+
+
+@pytest.mark.parametrize('x_shape,g_shape,axis,axes', [
+    ((4, 3), (3,), None, (0,)),
+    ((3, 2, 2), (2,), None, (0, 2)),
+    ((2, 3, 2), (3, 2), None, (0,)),
+    ((3, 2, 2), (3, 2), 1, (1,)),
+    ((3, 2, 2), (2,), (0, 2), (0, 2)),
+])
+def test_batch_normalization(x_shape, g_shape, axis, axes):
+    def make(rng, dt):
+        return (rng.randn(*x_shape).astype(dt),
+                rng.uniform(0.5, 1.5, g_shape).astype(dt),
+                rng.randn(*g_shape).astype(dt))
+
+    check_op(lambda x, g, b: F.batch_normalization(x, g, b, axis=axis), make,
+             lambda x, g, b: _bn_ref(x, g, b, axes), bwd_tol=F16_BWD)
+
+
+def test_running_statistics_updated_in_place():
+    rng = numpy.random.RandomState(0)
+    x = rng.randn(4, 3, 2).astype(numpy.float32)
+    gamma, beta = numpy.ones(3, 'f'), numpy.zeros(3, 'f')
+    rm, rv = numpy.full(3, 0.5, 'f'), numpy.ones(3, 'f')
+    rm_id, rv_id = id(rm), id(rv)
+    F.batch_normalization(x, gamma, beta, running_mean=rm, running_var=rv,
+                          decay=0.8)
+    m = 8  # samples per channel
+    testing.assert_allclose(rm, 0.8 * 0.5 + 0.2 * x.mean(axis=(0, 2)))
+    # The running variance takes the unbiased estimate.
+    testing.assert_allclose(
+        rv, 0.8 + 0.2 * x.var(axis=(0, 2)) * m / (m - 1), rtol=1e-5)
+    assert id(rm) == rm_id and id(rv) == rv_id
+    assert rm.dtype == numpy.float32
+
+
+def test_single_sample_warns_and_var_correction_uses_max():
+    x = numpy.array([[1., 2.]], 'f')
+    rv = numpy.ones(2, 'f')
+    with pytest.warns(UserWarning, match='no more than one sample'):
+        y = F.batch_normalization(x, numpy.ones(2, 'f'), numpy.zeros(2, 'f'),
+                                  running_var=rv)
+    testing.assert_allclose(y.array, numpy.zeros((1, 2)))
+    testing.assert_allclose(rv, [0.9, 0.9])
+
+
+def test_same_in_test_mode():
+    rng = numpy.random.RandomState(1)
+    x, g, b = rng.randn(3, 2), rng.randn(2), rng.randn(2)
+    y1 = F.batch_normalization(x, g, b).array
+    with chainer.using_config('train', False):
+        y2 = F.batch_normalization(x, g, b).array
+    testing.assert_allclose(y1, y2)
+
+
+def test_creator_and_grad_creator():
+    x = chainer.Variable(numpy.random.RandomState(2).randn(3, 2))
+    y = F.batch_normalization(x, numpy.ones(2), numpy.zeros(2))
+    assert y.creator.label == 'BatchNormalization'
+    gx, = chainer.grad([F.sum(y * y * y)], [x], enable_double_backprop=True)
+    assert type(gx.creator).__name__ == 'BatchNormalizationGrad'
+
+
+def test_empty_batch():
+    x = numpy.zeros((0, 2), 'f')
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        y = F.batch_normalization(x, numpy.ones(2, 'f'), numpy.zeros(2, 'f'))
+    assert y.shape == (0, 2)
+
+
+def test_errors():
+    x = numpy.ones((3, 2), 'f')
+    g = numpy.ones(2, 'f')
+    with pytest.raises(ValueError, match='train argument is not supported'):
+        F.batch_normalization(x, g, g, train=True)
+    with pytest.raises(TypeError, match="unexpected keyword argument.*'foo'"):
+        F.batch_normalization(x, g, g, foo=1)
+    with pytest.raises(InvalidType, match='dtype.kind == f'):
+        F.batch_normalization(x.astype('i'), g, g)
+    with pytest.raises(InvalidType, match='gamma.dtype == beta.dtype'):
+        F.batch_normalization(x, g, g.astype('d'))
+    with pytest.raises(InvalidType, match='gamma.shape'):
+        F.batch_normalization(x, g[:1], g[:1])
+    with pytest.raises(InvalidType, match='gamma.shape'):
+        F.batch_normalization(x, g, g, axis=1)
+
+
+@pytest.mark.parametrize('x_shape,g_shape,axis,axes', [
+    ((3, 2, 2), (2,), None, (0, 2)),
+    ((3, 2, 2), (3, 2), 1, (1,)),
+])
+def test_fixed_batch_normalization(x_shape, g_shape, axis, axes):
+    def make(rng, dt):
+        return (rng.randn(*x_shape).astype(dt),
+                rng.uniform(0.5, 1.5, g_shape).astype(dt),
+                rng.randn(*g_shape).astype(dt),
+                rng.randn(*g_shape).astype(dt),
+                rng.uniform(0.5, 1.5, g_shape).astype(dt))
+
+    def ref(x, g, b, m, v):
+        keep = tuple(1 if i in axes else s for i, s in enumerate(x.shape))
+        return (x - m.reshape(keep)) / numpy.sqrt(v.reshape(keep) + 2e-5) * \
+            g.reshape(keep) + b.reshape(keep)
+
+    check_op(lambda *a: F.fixed_batch_normalization(*a, axis=axis), make, ref,
+             bwd_tol=F16_BWD)
+
+
+def test_fixed_batch_normalization_errors():
+    x = numpy.ones((3, 2), 'f')
+    g = numpy.ones(2, 'f')
+    with pytest.raises(InvalidType, match='mean.shape == gamma.shape'):
+        F.fixed_batch_normalization(x, g, g, g[:1], g)
+    with pytest.raises(InvalidType, match='dtype.kind == f'):
+        F.fixed_batch_normalization(x.astype('i'), g, g, g, g)
+    y = F.fixed_batch_normalization(x, g, g, g, g)
+    assert y.creator.label == 'FixedBatchNormalization'
+
+
+def test_second_order_through_gbeta_and_ggamma_only():
+    rng = numpy.random.RandomState(3)
+    x = chainer.Variable(rng.randn(3, 2))
+    g, b = chainer.Variable(rng.randn(2)), chainer.Variable(rng.randn(2))
+    w = chainer.Variable(rng.randn(3, 2))
+    y = F.batch_normalization(x, g, b)
+    _, gg, gb = chainer.grad([F.sum(y * w)], [x, g, b],
+                             enable_double_backprop=True)
+    gw, = chainer.grad([F.sum(gb)], [w])
+    testing.assert_allclose(gw.array, numpy.ones((3, 2)))
+    gw, = chainer.grad([F.sum(gg)], [w])
+    xhat = (x.array - x.array.mean(0)) / numpy.sqrt(x.array.var(0) + 2e-5)
+    testing.assert_allclose(gw.array, xhat)

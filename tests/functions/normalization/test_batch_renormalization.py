@@ -1,0 +1,111 @@
+import numpy
+import pytest
+
+import chainer
+import chainer.functions as F
+from chainer import testing
+from op_harness import check_op
+
+
+def _renorm_ref(x, g, b, rm, rv, rmax, dmax, eps=2e-5):
+    axes = (0,) + tuple(range(2, x.ndim))
+    keep = tuple(1 if i in axes else s for i, s in enumerate(x.shape))
+    mean = x.mean(axis=axes, keepdims=True)
+    std = numpy.sqrt(x.var(axis=axes, keepdims=True) + eps)
+    rstd = numpy.sqrt(rv.reshape(keep) + eps)
+    r = numpy.clip(std / rstd, 1 / rmax, rmax)
+    d = numpy.clip((mean - rm.reshape(keep)) / rstd, -dmax, dmax)
+    return ((x - mean) / std * r + d) * g.reshape(keep) + b.reshape(keep)
+
+
+@pytest.mark.parametrize('shape', [(5, 3), (3, 2, 2)])
+def test_batch_renormalization(shape):
+    # r and d are constants in the gradient: keep them clipped here so
+    # that the numerical gradient agrees (see test_reference_values).
+    c = shape[1]
+    rm = numpy.array([1., -1., 2.])[:c]
+    rv = numpy.array([0.1, 4., 9.])[:c]
+
+    def make(rng, dt):
+        return (rng.randn(*shape).astype(dt), rng.uniform(0.5, 1.5, c)
+                .astype(dt), rng.randn(c).astype(dt))
+
+    def f(x, g, b):
+        return F.batch_renormalization(
+            x, g, b, 1.2, 0.1, running_mean=rm.astype(x.dtype),
+            running_var=rv.astype(x.dtype))
+
+    check_op(f, make, lambda x, g, b: _renorm_ref(x, g, b, rm, rv, 1.2, 0.1),
+             bwd_tol={numpy.float16: dict(atol=1e-1, rtol=1e-1)})
+
+
+def test_statistics_update_only_when_asked():
+    rng = numpy.random.RandomState(0)
+    x, g, b = rng.randn(5, 3), rng.randn(3), rng.randn(3)
+    rm, rv = rng.randn(3) * 0.1, rng.rand(3) + 0.5
+    rm0, rv0 = rm.copy(), rv.copy()
+    y = F.batch_renormalization(x, g, b, 1.5, 0.3, running_mean=rm,
+                                running_var=rv, decay=0.8)
+    assert y.creator.label == 'BatchRenormalizationFunction'
+    testing.assert_allclose(rm, rm0)
+    y = F.batch_renormalization(x, g, b, 1.5, 0.3, running_mean=rm,
+                                running_var=rv, decay=0.8,
+                                update_statistics=True)
+    testing.assert_allclose(y.array, _renorm_ref(x, g, b, rm0, rv0, 1.5, .3))
+    testing.assert_allclose(rm, 0.8 * rm0 + 0.2 * x.mean(0))
+    testing.assert_allclose(rv, 0.8 * rv0 + 0.2 * x.var(0) * 5 / 4)
+
+
+def test_reference_values():
+    # Computed with Chainer 7.8.1.
+    rng = numpy.random.RandomState(0)
+    x, g, b = rng.randn(5, 3), rng.randn(3), rng.randn(3)
+    rm, rv = rng.randn(3) * 0.1, rng.rand(3) + 0.5
+    y = F.batch_renormalization(x, g, b, 1.1, 0.05, running_mean=rm,
+                                running_var=rv, decay=0.8,
+                                update_statistics=True)
+    testing.assert_allclose(y.array[0], [0.57191795, -0.9238193, -2.72822236])
+    testing.assert_allclose(rm, [0.2973563, 0.16443796, 0.01248192])
+    testing.assert_allclose(rv, [0.87875542, 0.98332232, 0.59454111])
+
+
+def test_reference_gradient_treats_r_and_d_as_constants():
+    # Computed with Chainer 7.8.1 (r and d not clipped here).
+    rng = numpy.random.RandomState(0)
+    x, g, b = rng.randn(5, 3), rng.randn(3), rng.randn(3)
+    rm, rv = rng.randn(3) * 0.1, rng.rand(3) + 0.5
+    xv, gv = chainer.Variable(x), chainer.Variable(g)
+    y = F.batch_renormalization(xv, gv, b, 1.1, 0.05, running_mean=rm,
+                                running_var=rv)
+    y.grad = numpy.arange(15.).reshape(5, 3) / 7
+    y.backward()
+    testing.assert_allclose(xv.grad[:2], [[-0.21043108, -1.6782588, 0.25509139],
+                                          [0.1370104, 0.18965415, 0.05627429]])
+    testing.assert_allclose(gv.grad, [-2.00068543, -0.98890952, 1.04333239])
+
+
+def test_running_statistics_required():
+    x = numpy.ones((2, 3))
+    with pytest.raises(TypeError, match='running_mean is required'):
+        F.batch_renormalization(x, x[0], x[0], 1., 0.)
+
+
+def test_fixed_batch_renormalization():
+    def make(rng, dt):
+        return (rng.randn(3, 2).astype(dt), rng.randn(2).astype(dt),
+                rng.randn(2).astype(dt), rng.randn(2).astype(dt),
+                rng.uniform(0.5, 1.5, 2).astype(dt))
+
+    check_op(F.fixed_batch_renormalization, make,
+             lambda x, g, b, m, v: (x - m) / numpy.sqrt(v + 2e-5) * g + b,
+             bwd_tol={numpy.float16: dict(atol=1e-1, rtol=1e-1)})
+
+
+def test_double_backprop():
+    x = chainer.Variable(numpy.random.RandomState(1).randn(4, 2))
+    y = F.batch_renormalization(x, numpy.ones(2), numpy.zeros(2), 2., 1.,
+                                running_mean=numpy.zeros(2),
+                                running_var=numpy.ones(2))
+    gx, = chainer.grad([F.sum(y * y * y)], [x], enable_double_backprop=True)
+    ggx, = chainer.grad([F.sum(gx * gx)], [x])
+    assert ggx.shape == (4, 2)

@@ -1,0 +1,54 @@
+import numpy
+import pytest
+
+import chainer
+import chainer.functions as F
+from chainer.utils.type_check import InvalidType
+from op_harness import check_op
+
+
+def _gn_ref(x, groups, g, b, eps=1e-5):
+    n, c = x.shape[:2]
+    xg = x.reshape(n, groups, -1)
+    xh = (xg - xg.mean(axis=2, keepdims=True)) / numpy.sqrt(
+        xg.var(axis=2, keepdims=True) + eps)
+    bshape = (1, c) + (1,) * (x.ndim - 2)
+    return xh.reshape(x.shape) * g.reshape(bshape) + b.reshape(bshape)
+
+
+@pytest.mark.parametrize('shape,groups', [((2, 4, 3), 2), ((3, 4), 2),
+                                          ((1, 6, 2, 2), 3), ((2, 2), 1)])
+def test_group_normalization(shape, groups):
+    c = shape[1]
+
+    def make(rng, dt):
+        return (rng.randn(*shape).astype(dt),
+                rng.uniform(0.5, 1.5, c).astype(dt), rng.randn(c).astype(dt))
+
+    check_op(lambda x, g, b: F.group_normalization(x, groups, g, b), make,
+             lambda x, g, b: _gn_ref(x, groups, g, b),
+             bwd_tol={numpy.float16: dict(atol=1e-1, rtol=1e-1)})
+
+
+def test_empty_batch_and_creator():
+    y = F.group_normalization(numpy.zeros((0, 4), 'f'), 2, numpy.ones(4, 'f'),
+                              numpy.zeros(4, 'f'))
+    assert y.shape == (0, 4)
+    x = chainer.Variable(numpy.ones((1, 2), 'f'))
+    y = F.group_normalization(x, 1, numpy.ones(2, 'f'), numpy.zeros(2, 'f'))
+    assert y.creator.label == 'GroupNormalization'
+
+
+def test_errors():
+    x = numpy.ones((2, 4, 3), 'f')
+    g = numpy.ones(4, 'f')
+    with pytest.raises(ValueError, match='not divisible'):
+        F.group_normalization(x, 3, g, g)
+    with pytest.raises(TypeError, match="'groups' type must be"):
+        F.group_normalization(x, 2.0, g, g)
+    with pytest.raises(ValueError, match='positive'):
+        F.group_normalization(x, 0, g, g)
+    with pytest.raises(InvalidType, match='shape'):
+        F.group_normalization(x, 2, g[:3], g[:3])
+    with pytest.raises(InvalidType, match='dtype.kind == f'):
+        F.group_normalization(x.astype('i'), 2, g, g)

@@ -1,0 +1,55 @@
+import numpy
+import pytest
+
+import chainer
+import chainer.functions as F
+from chainer.utils.type_check import InvalidType
+from op_harness import check_op
+
+
+def _ln_ref(x, g, b, eps=1e-5):
+    return (x - x.mean(axis=1, keepdims=True)) / numpy.sqrt(
+        x.var(axis=1, keepdims=True) + eps) * g + b
+
+
+@pytest.mark.parametrize('shape', [(3, 4), (1, 2)])
+def test_layer_normalization(shape):
+    def make(rng, dt):
+        return (rng.randn(*shape).astype(dt),
+                rng.uniform(0.5, 1.5, shape[1]).astype(dt),
+                rng.randn(shape[1]).astype(dt))
+
+    check_op(F.layer_normalization, make, _ln_ref,
+             bwd_tol={numpy.float16: dict(atol=1e-1, rtol=1e-1)})
+
+
+def test_eps_and_creator():
+    x = numpy.array([[1., 3.]])
+    y = F.layer_normalization(x, numpy.ones(2), numpy.zeros(2), eps=3.)
+    numpy.testing.assert_allclose(y.array, [[-0.5, 0.5]])
+    assert y.creator.label == 'LayerNormalization'
+    y = F.layer_normalization(numpy.zeros((0, 2)), numpy.ones(2),
+                              numpy.zeros(2))
+    assert y.shape == (0, 2)
+
+
+def test_errors():
+    x = numpy.ones((3, 4), 'f')
+    g = numpy.ones(4, 'f')
+    with pytest.raises(InvalidType, match='x.ndim == 2'):
+        F.layer_normalization(numpy.ones((3, 4, 2), 'f'), g, g)
+    with pytest.raises(InvalidType, match='x.ndim == 2'):
+        F.layer_normalization(g, g, g)
+    with pytest.raises(InvalidType, match='gamma.dtype == x.dtype'):
+        F.layer_normalization(x, g.astype('d'), g)
+    with pytest.raises(ValueError, match='gamma must have the shape'):
+        F.layer_normalization(x, g[:3], g[:3])
+    with pytest.raises(InvalidType, match='dtype.kind == f'):
+        F.layer_normalization(x.astype('i'), g, g)
+
+
+def test_double_backprop_graph():
+    x = chainer.Variable(numpy.random.RandomState(0).randn(2, 3))
+    y = F.layer_normalization(x, numpy.ones(3), numpy.zeros(3))
+    gx, = chainer.grad([F.sum(y * y * y)], [x], enable_double_backprop=True)
+    assert gx.creator is not None
