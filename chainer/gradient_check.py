@@ -197,7 +197,8 @@ def check_backward(func, x_data, y_grad, params=(), eps=1e-3, atol=1e-5,
                     '{} (None is only for scalar outputs)'.format(y.shape))
         y_grad = tuple(y.xp.ones_like(y.array) for y in ys)
     else:
-        y_grad = _as_tuple(y_grad)
+        y_grad = tuple(g if g is None or backend.is_gpu_array(g)
+                       else numpy.asarray(g) for g in _as_tuple(y_grad))
         if len(y_grad) != len(ys):
             raise ValueError(
                 'check_backward: func returned {} outputs but y_grad has {} '

@@ -204,6 +204,9 @@ class Variable:
 
     def __init__(self, data=None, *, name=None, grad=None,
                  requires_grad=True, **kwargs):
+        self._data = None
+        self._node = None
+        self._name = name
         if kwargs:
             if 'volatile' in kwargs:
                 raise ValueError(
