@@ -18,6 +18,8 @@ from chainer.configuration import _local_store
 from chainer.variable import Variable, VariableNode, _new_variable
 
 _ndarray = numpy.ndarray
+_generic = numpy.generic
+_asarray = numpy.asarray
 _weakref = weakref.ref
 _RELEASED = object()  # retained arrays dropped by backward(retain_graph=False)
 
@@ -198,10 +200,17 @@ class FunctionNode:
         outputs = self.forward(xs)
         if type(outputs) is not tuple:
             outputs = self._fix_outputs(outputs)
-        for y in outputs:
+        elif len(outputs) == 1:
+            y = outputs[0]
             if type(y) is not _ndarray:
-                outputs = self._fix_outputs(outputs)
-                break
+                # NumPy arithmetic on 0-d arrays gives scalars.
+                outputs = (_asarray(y),) if isinstance(y, _generic) \
+                    else self._fix_outputs(outputs)
+        else:
+            for y in outputs:
+                if type(y) is not _ndarray:
+                    outputs = self._fix_outputs(outputs)
+                    break
 
         if hooks or local_hooks:
             for hook in hooks:
@@ -210,6 +219,8 @@ class FunctionNode:
             self._check_nan(outputs, 'forward')
 
         if not record:
+            if len(outputs) == 1:
+                return _new_variable(outputs[0], requires_grad),
             return tuple([_new_variable(y, requires_grad) for y in outputs])
 
         # Record the graph.

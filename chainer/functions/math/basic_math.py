@@ -335,10 +335,33 @@ class PowVarConst(FunctionNode):
 
     def backward(self, indexes, grad_outputs):
         x, = self.get_retained_inputs()
+        return PowVarConstGrad(self.value).apply((x, grad_outputs[0]))
+
+
+class PowVarConstGrad(FunctionNode):
+    """``gy * c * x^(c-1)`` in one op (the gradient of ``x ** c``)."""
+
+    def __init__(self, value):
+        self.value = value
+
+    def forward(self, inputs):
+        self.retain_inputs((0, 1))
+        x, gy = inputs
         c = self.value
-        if isinstance(c, (int, float)) and c == 2:
-            return grad_outputs[0] * (x * 2),
-        return grad_outputs[0] * (c * x ** (c - 1)),
+        if c == 2:
+            return gy * (x + x),
+        return gy * (c * x ** (c - 1)),
+
+    def backward(self, indexes, grad_outputs):
+        x, gy = self.get_retained_inputs()
+        ggx, = grad_outputs
+        c = self.value
+        ret = []
+        if 0 in indexes:
+            ret.append(PowVarConstGrad(c - 1).apply((x, gy * ggx))[0] * c)
+        if 1 in indexes:
+            ret.append(PowVarConstGrad(c).apply((x, ggx))[0])
+        return ret
 
 
 class PowConstVar(FunctionNode):
