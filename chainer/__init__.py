@@ -36,6 +36,9 @@ from chainer.serializer import (AbstractSerializer, Deserializer,  # NOQA
                                 Serializer)
 from chainer import serializers  # NOQA
 from chainer import links  # NOQA
+from chainer.optimizer import GradientMethod, Optimizer, UpdateRule  # NOQA
+from chainer import optimizers  # NOQA
+from chainer import optimizer_hooks  # NOQA
 
 from chainer._defaults import mixed16  # NOQA
 

@@ -8,6 +8,7 @@ so ``opt.lr = 0.1`` changes every rule that has not set its own.
 
 import collections
 import copy
+import math
 import warnings
 
 import numpy
@@ -80,8 +81,21 @@ class HyperparameterProxy:
 
 
 def make_deprecation_message(module_name):
-    return ('chainer.optimizer.{0} is deprecated. Use '
+    return ('chainer.optimizer.{0} is deprecated from v4. Use '
             'chainer.optimizer_hooks.{0} instead.'.format(module_name))
+
+
+def _parent_or(parent, default):
+    # The parent of a rule's hyperparameters: the optimizer's, or the
+    # module defaults for a rule made on its own.
+    return default if parent is None else parent
+
+
+def _set_given(hyperparam, **values):
+    # Sets the rule-level hyperparameters that were given (not None).
+    for name, value in values.items():
+        if value is not None:
+            setattr(hyperparam, name, value)
 
 
 def _hook_timing(hook, timing):
@@ -135,7 +149,7 @@ class UpdateRule:
         hooks = self._pre_update_hooks if timing == 'pre' \
             else self._post_update_hooks
         if name in self._pre_update_hooks or name in self._post_update_hooks:
-            raise ValueError('hook "{}" already exists'.format(name))
+            raise KeyError('hook "{}" already exists'.format(name))
         hooks[name] = hook
 
     def remove_hook(self, name):
@@ -150,14 +164,19 @@ class UpdateRule:
         if not self.enabled:
             return
         self.t += 1
-        if self._use_fp32_update and param.dtype == numpy.float16:
+        if self._use_fp32_update and param.dtype == numpy.float16 and \
+                param.array is not None:
             if self._fp32_param is None:
                 self._fp32_param = Variable(
                     param.array.astype(numpy.float32), name=param.name)
             fp32 = self._fp32_param
+            if param.grad is None:
+                return
             fp32.grad = param.grad.astype(numpy.float32)
-            if param.node._loss_scale is not None:
-                fp32.node._loss_scale = param.node._loss_scale
+            node = param.node
+            if node._loss_scale is not None:
+                fp32.node._loss_scale = node._loss_scale
+                node._loss_scale = None
             self._run(fp32)
             param.array[...] = fp32.array.astype(param.dtype)
             fp32.grad = None
@@ -165,18 +184,23 @@ class UpdateRule:
             self._run(param)
 
     def _run(self, param):
+        if param.array is None:
+            return  # an uninitialized parameter: nothing to update yet
+        if self._state is None:
+            self._state = {}
+            with chainer.using_device(param.device):
+                self.init_state(param)
+        else:
+            self._prepare(param)
         if param.grad is None:
             return
         node = param.node
         loss_scale = node._loss_scale
         if loss_scale is not None:
-            # Undo the loss scaling of backward just before the update.
+            # Undo the loss scaling of backward just before the update (not
+            # in place: the gradient may be a read-only broadcast view).
             param.grad = param.grad / loss_scale
             node._loss_scale = None
-        if self._state is None:
-            self._state = {}
-            with chainer.using_device(param.device):
-                self.init_state(param)
         for hook in self._pre_update_hooks.values():
             hook(self, param)
         self.update_core(param)
@@ -202,32 +226,62 @@ class UpdateRule:
     def init_state(self, param):
         """Initializes the state arrays (``self.state``) for ``param``."""
 
+    def _prepare(self, param):
+        # Moves state arrays that are not on the parameter's device (loaded
+        # by a deserializer, or left behind by ``to_device``) next to it.
+        arr = param.array
+        state = self._state
+        for key, value in state.items():
+            if isinstance(value, numpy.ndarray):
+                if isinstance(arr, numpy.ndarray):
+                    continue
+            elif not backend.is_gpu_array(value) or (
+                    isinstance(arr, type(value)) and
+                    value.device == arr.device):
+                continue
+            state[key] = param.device.send(value)
+
+    def _state_keys(self):
+        # The state's keys, learnt by running init_state on a copy of this
+        # rule with a dummy parameter.
+        probe = copy.copy(self)
+        probe._state = {}
+        arr = numpy.zeros(1, dtype=numpy.float32)
+        probe.init_state(Variable(arr, grad=arr))
+        return list(probe._state)
+
     def serialize(self, serializer):
-        """Saves or loads ``t`` and the state arrays."""
+        """Saves or loads ``t`` and the state arrays.
+
+        Loading into a rule that has not updated yet creates its state
+        from the loaded arrays (nothing changes during a deserializer's
+        ``dry_run`` pass).
+        """
         from chainer import serializer as serializer_module
-        self.t = serializer('t', self.t)
-        if self._state is None:
-            if isinstance(serializer, serializer_module.Deserializer):
-                # Learn the state's keys from a dummy parameter, then load.
-                self._state = {}
-                probe = copy.copy(self)
-                probe._state = self._state
-                arr = numpy.empty(1, dtype=numpy.float32)
-                probe.init_state(Variable(arr, grad=arr))
-                for key in list(self._state):
-                    try:
-                        value = serializer(key, None)
-                    except KeyError:
-                        if self.enabled:
-                            raise
-                        value = None
-                    if value is None:
-                        self._state = None
-                        break
-                    self._state[key] = value
-        else:
+        dry_run = getattr(serializer, 'dry_run', False)
+        t = serializer('t', self.t)
+        if not dry_run:
+            self.t = t
+        if self._state is not None:
             for key in self._state:
                 self._state[key] = serializer(key, self._state[key])
+            return
+        if not isinstance(serializer, serializer_module.Deserializer):
+            return
+        loaded = {}
+        for key in self._state_keys():
+            try:
+                value = serializer(key, None)
+            except KeyError:
+                if self.enabled:
+                    raise
+                value = None
+            if value is None:
+                return
+            # A copy: the state is updated in place, the source must not be.
+            loaded[key] = value.copy() if hasattr(value, 'copy') else value
+        if not dry_run:
+            self._state = loaded
 
     def use_fp32_update(self, flag=True):
         """Updates float16 parameters through a float32 copy."""
@@ -250,6 +304,9 @@ class Optimizer:
     _loss_scale = None
     _loss_scale_max = 65504
     _loss_scaling_is_dynamic = False
+    _loss_scaling_isnan = False
+    _loss_scaling_isnan_ever = False
+    _loss_scaling_multiplier = None
 
     def setup(self, link):
         """Sets the target link; returns the optimizer."""
@@ -280,12 +337,14 @@ class Optimizer:
         if self.use_auto_new_epoch:
             if not auto:
                 raise RuntimeError(
-                    'invalid new_epoch call: this optimizer is set to count '
-                    'epochs automatically (use_auto_new_epoch=True)')
+                    'duplicated new_epoch with the updater: this optimizer '
+                    'counts epochs automatically (use_auto_new_epoch=True). '
+                    'Pass auto_new_epoch=False to the updater or stop '
+                    'calling new_epoch outside the updater.')
         elif auto:
             raise RuntimeError(
-                'invalid new_epoch call with auto=True: set '
-                'use_auto_new_epoch=True to count epochs automatically')
+                'invalid new_epoch call with auto=True. Fix the updater to '
+                'set optimizer.use_auto_new_epoch = True.')
         self.epoch += 1
 
     def add_hook(self, hook, name=None, timing='auto'):
@@ -326,8 +385,12 @@ class Optimizer:
 
     def serialize(self, serializer):
         """Saves or loads ``t``, ``epoch`` and every update rule's state."""
-        self.t = serializer('t', self.t)
-        self.epoch = serializer('epoch', self.epoch)
+        # A staged deserializer's first pass (``dry_run``) only validates.
+        t = serializer('t', self.t)
+        epoch = serializer('epoch', self.epoch)
+        if not getattr(serializer, 'dry_run', False):
+            self.t = t
+            self.epoch = epoch
         for name, param in self.target.namedparams():
             rule = getattr(param, 'update_rule', None)
             if rule is not None:
@@ -336,48 +399,62 @@ class Optimizer:
     # --- loss scaling -----------------------------------------------------
 
     def loss_scaling(self, interval=1000, scale=None):
-        """Turns on dynamic loss scaling (for float16 training)."""
-        self._loss_scaling_is_dynamic = True
-        self._loss_scale_interval = interval
-        self._loss_scaling_multiplier = 2.0
+        """Turns on loss scaling (for float16 training).
+
+        With ``scale``, the loss is scaled by that fixed value.  Without it,
+        the scaling is dynamic: the scale starts at 1 and doubles after each
+        update until a gradient overflows; an update whose gradients have an
+        inf or a NaN is skipped and halves the scale, and from the first
+        overflow on the scale grows by 2 every ``interval`` updates.
+        """
+        self._loss_scale_max = 65504
+        self._loss_scaling_multiplier = math.pow(2.0, 1.0 / interval)
         self._loss_scaling_isnan_ever = False
-        self._loss_scaling_count = 0
-        self._loss_scale = scale if scale is not None else 2. ** 10
+        if scale is None:
+            self._loss_scaling_is_dynamic = True
+            self._loss_scale = 1.0
+        else:
+            self._loss_scaling_is_dynamic = False
+            self._loss_scale = scale
 
     def set_loss_scale(self, loss_scale):
-        """Sets a fixed loss scale."""
-        self._loss_scaling_is_dynamic = False
+        """Sets the loss scale (the current one, for dynamic scaling)."""
         self._loss_scale = loss_scale
 
     def check_nan_in_grads(self):
-        """Whether some gradient has a NaN or an inf."""
-        for param in self.target.params():
+        """With dynamic loss scaling, records (and returns) whether some
+        gradient has an inf or a NaN; does nothing otherwise."""
+        if not self._loss_scaling_is_dynamic:
+            return None
+        isnan = False
+        for param in self.target.params(False):
             grad = param.grad
-            if grad is None:
-                continue
-            xp = backend.get_array_module(grad)
-            if not bool(xp.isfinite(grad).all()):
-                return True
-        return False
+            if grad is not None and \
+                    not bool(param.xp.isfinite(grad).all()):
+                isnan = True
+                break
+        self._loss_scaling_isnan = isnan
+        if isnan:
+            self._loss_scaling_isnan_ever = True
+        return isnan
 
     def is_safe_to_update(self):
-        return not self.check_nan_in_grads()
+        """False when the last :meth:`check_nan_in_grads` found an overflow
+        (the update is then skipped)."""
+        return not self._loss_scaling_isnan
 
     def update_loss_scale(self):
+        """Adjusts a dynamic loss scale after an update."""
         if not self._loss_scaling_is_dynamic:
             return
         if self._loss_scaling_isnan:
-            multiplier = 1. / self._loss_scaling_multiplier
-            self._loss_scaling_count = 0
-            self._loss_scaling_isnan_ever = True
-        else:
-            self._loss_scaling_count += 1
-            if self._loss_scaling_count < self._loss_scale_interval:
-                return
+            multiplier = 0.5
+        elif self._loss_scaling_isnan_ever:
             multiplier = self._loss_scaling_multiplier
-            self._loss_scaling_count = 0
-        scale = self._loss_scale * multiplier
-        self._loss_scale = max(1., min(scale, self._loss_scale_max))
+        else:
+            multiplier = 2.0
+        self._loss_scale = max(
+            1, min(self._loss_scale_max, self._loss_scale * multiplier))
 
 
 class GradientMethod(Optimizer):
@@ -409,7 +486,8 @@ class GradientMethod(Optimizer):
     def call_hook(self, hook):
         if getattr(hook, 'call_for_each_param', False):
             for param in self.target.params():
-                hook(param.update_rule, param)
+                if param.update_rule is not None:
+                    hook(param.update_rule, param)
         else:
             hook(self)
 
@@ -429,20 +507,16 @@ class GradientMethod(Optimizer):
             loss.backward(loss_scale=self._loss_scale)
             del loss
 
-        if self._loss_scaling_is_dynamic:
-            self._loss_scaling_isnan = self.check_nan_in_grads()
-            self.update_loss_scale()
-            if self._loss_scaling_isnan:
-                self.target.cleargrads()
-                return
-
         self.reallocate_cleared_grads()
+        self.check_nan_in_grads()
         self.call_hooks('pre')
         self.t += 1
-        for param in self.target.params():
-            param.update()
+        if self.is_safe_to_update():
+            for param in self.target.params():
+                param.update()
         self.reallocate_cleared_grads()
         self.call_hooks('post')
+        self.update_loss_scale()
 
     def use_cleargrads(self, use=True):
         """Deprecated: cleargrads is always used unless told otherwise."""
@@ -461,3 +535,54 @@ class GradientMethod(Optimizer):
         if self.target is not None:
             for param in self.target.params():
                 param.update_rule.use_fp32_update(flag)
+
+
+# --- deprecated aliases of the optimizer hooks ------------------------------
+
+from chainer import optimizer_hooks as _hooks  # NOQA: E402
+
+
+class WeightDecay(_hooks.WeightDecay):
+    """Deprecated: use :class:`chainer.optimizer_hooks.WeightDecay`."""
+
+    def __init__(self, rate):
+        warnings.warn(make_deprecation_message('WeightDecay'),
+                      DeprecationWarning)
+        super().__init__(rate)
+
+
+class Lasso(_hooks.Lasso):
+    """Deprecated: use :class:`chainer.optimizer_hooks.Lasso`."""
+
+    def __init__(self, rate):
+        warnings.warn(make_deprecation_message('Lasso'), DeprecationWarning)
+        super().__init__(rate)
+
+
+class GradientClipping(_hooks.GradientClipping):
+    """Deprecated: use :class:`chainer.optimizer_hooks.GradientClipping`."""
+
+    def __init__(self, threshold):
+        warnings.warn(make_deprecation_message('GradientClipping'),
+                      DeprecationWarning)
+        super().__init__(threshold)
+
+
+class GradientNoise(_hooks.GradientNoise):
+    """Deprecated: use :class:`chainer.optimizer_hooks.GradientNoise`."""
+
+    def __init__(self, eta,
+                 noise_func=_hooks.gradient_noise.exponential_decay_noise):
+        warnings.warn(make_deprecation_message('GradientNoise'),
+                      DeprecationWarning)
+        super().__init__(eta, noise_func)
+
+
+class GradientHardClipping(_hooks.GradientHardClipping):
+    """Deprecated: use
+    :class:`chainer.optimizer_hooks.GradientHardClipping`."""
+
+    def __init__(self, lower_bound, upper_bound):
+        warnings.warn(make_deprecation_message('GradientHardClipping'),
+                      DeprecationWarning)
+        super().__init__(lower_bound, upper_bound)

@@ -1,0 +1,69 @@
+"""Nesterov's accelerated gradient, in the form of Bengio et al.
+("Advances in optimizing recurrent networks", 2013), which evaluates the
+gradient at the current parameter::
+
+    v = momentum * v - lr * grad
+    param += momentum ** 2 * v - (1 + momentum) * lr * grad
+"""
+
+from chainer import optimizer
+
+_default_hyperparam = optimizer.Hyperparameter()
+_default_hyperparam.lr = 0.01
+_default_hyperparam.momentum = 0.9
+
+
+class NesterovAGRule(optimizer.UpdateRule):
+    """The update rule of :class:`NesterovAG` (state: ``v``).
+
+    Args:
+        parent_hyperparam (~chainer.optimizer.Hyperparameter): Where unset
+            hyperparameters come from (the module defaults if None).
+        lr (float): Learning rate.
+        momentum (float): Exponential decay rate of the velocity.
+    """
+
+    is_elementwise = True
+
+    def __init__(self, parent_hyperparam=None, lr=None, momentum=None):
+        super().__init__(optimizer._parent_or(parent_hyperparam,
+                                              _default_hyperparam))
+        optimizer._set_given(self.hyperparam, lr=lr, momentum=momentum)
+
+    def init_state(self, param):
+        self.state['v'] = param.xp.zeros_like(param.array)
+
+    def update_core_cpu(self, param):
+        grad = param.grad
+        if grad is None:
+            return
+        hp = self.hyperparam
+        lr, momentum = hp.lr, hp.momentum
+        v = self.state['v']
+        v *= momentum
+        v -= lr * grad
+        param.array += momentum * momentum * v
+        param.array -= (1 + momentum) * lr * grad
+
+    update_core_gpu = update_core_cpu
+
+
+class NesterovAG(optimizer.GradientMethod):
+    """Nesterov's accelerated gradient.
+
+    Args:
+        lr (float): Learning rate.
+        momentum (float): Exponential decay rate of the velocity.
+    """
+
+    lr = optimizer.HyperparameterProxy('lr')
+    momentum = optimizer.HyperparameterProxy('momentum')
+
+    def __init__(self, lr=_default_hyperparam.lr,
+                 momentum=_default_hyperparam.momentum):
+        super().__init__()
+        self.hyperparam.lr = lr
+        self.hyperparam.momentum = momentum
+
+    def create_update_rule(self):
+        return NesterovAGRule(self.hyperparam)
