@@ -39,6 +39,12 @@ from chainer import links  # NOQA
 from chainer.optimizer import GradientMethod, Optimizer, UpdateRule  # NOQA
 from chainer import optimizers  # NOQA
 from chainer import optimizer_hooks  # NOQA
+from chainer import dataset  # NOQA
+from chainer import datasets  # NOQA
+from chainer import iterators  # NOQA
+from chainer import reporter  # NOQA
+from chainer.reporter import (DictSummary, Reporter, Summary,  # NOQA
+                              get_current_reporter, report, report_scope)
 
 from chainer._defaults import mixed16  # NOQA
 

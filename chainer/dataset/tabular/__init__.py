@@ -1,0 +1,7 @@
+"""``chainer.dataset.tabular``: datasets of named columns."""
+
+from chainer.dataset.tabular import delegate_dataset  # NOQA
+from chainer.dataset.tabular import tabular_dataset  # NOQA
+
+from chainer.dataset.tabular.delegate_dataset import DelegateDataset  # NOQA
+from chainer.dataset.tabular.from_data import from_data  # NOQA

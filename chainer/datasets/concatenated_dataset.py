@@ -1,0 +1,33 @@
+"""ConcatenatedDataset: several datasets, one after another."""
+
+import bisect
+import itertools
+
+from chainer.dataset import dataset_mixin
+
+
+class ConcatenatedDataset(dataset_mixin.DatasetMixin):
+    """The examples of several datasets in sequence.
+
+    >>> from chainer.datasets import ConcatenatedDataset
+    >>> ds = ConcatenatedDataset([1, 2], [3, 4, 5])
+    >>> len(ds), ds[2]
+    (5, 3)
+    """
+
+    def __init__(self, *datasets):
+        self._datasets = datasets
+        self._ends = list(itertools.accumulate(len(d) for d in datasets))
+
+    def __len__(self):
+        return self._ends[-1] if self._ends else 0
+
+    def get_example(self, i):
+        n = len(self)
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError('ConcatenatedDataset: index out of range')
+        k = bisect.bisect_right(self._ends, i)
+        start = self._ends[k - 1] if k else 0
+        return self._datasets[k][i - start]

@@ -1,0 +1,114 @@
+import functools
+import hashlib
+import http.server
+import os
+import threading
+
+import numpy
+import pytest
+
+from chainer.dataset import download
+
+
+@pytest.fixture
+def root(tmp_path):
+    old = download.get_dataset_root()
+    download.set_dataset_root(str(tmp_path / 'root'))
+    yield str(tmp_path / 'root')
+    download.set_dataset_root(old)
+
+
+@pytest.fixture
+def server(tmp_path):
+    folder = tmp_path / 'www'
+    folder.mkdir()
+    hits = []
+
+    class Handler(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+        def do_GET(self):
+            hits.append(self.path)
+            super().do_GET()
+
+    httpd = http.server.ThreadingHTTPServer(
+        ('127.0.0.1', 0), functools.partial(Handler, directory=str(folder)))
+    thread = threading.Thread(target=httpd.serve_forever, args=(0.05,),
+                              daemon=True)
+    thread.start()
+    yield 'http://127.0.0.1:{}/'.format(httpd.server_port), folder, hits
+    httpd.shutdown()
+    httpd.server_close()
+    thread.join()
+
+
+def test_root_and_directory(root):
+    assert download.get_dataset_root() == root
+    path = download.get_dataset_directory('a/b', create_directory=False)
+    assert path == os.path.join(root, 'a/b') and not os.path.exists(path)
+    assert os.path.isdir(download.get_dataset_directory('a/b'))
+
+
+def test_cached_download(root, server, capsys):
+    url, folder, hits = server
+    (folder / 'f.bin').write_bytes(b'hello')
+    path = download.cached_download(url + 'f.bin')
+    expected = os.path.join(root, '_dl_cache',
+                            hashlib.md5((url + 'f.bin').encode()).hexdigest())
+    assert path == expected
+    with open(path, 'rb') as f:
+        assert f.read() == b'hello'
+    assert 'Downloading from' in capsys.readouterr().out
+    assert download.cached_download(url + 'f.bin') == path
+    assert hits == ['/f.bin']  # cached: one request only
+    # no temporary files are left behind
+    assert os.listdir(os.path.dirname(path)) == [os.path.basename(path)]
+
+
+def test_cached_download_checksum(root, server):
+    url, folder, _ = server
+    (folder / 'g.bin').write_bytes(b'data')
+    good = hashlib.sha256(b'data').hexdigest()
+    with pytest.raises(RuntimeError, match='SHA-256'):
+        download.cached_download(url + 'g.bin', sha256='0' * 64)
+    assert os.listdir(os.path.join(root, '_dl_cache')) == []
+    assert os.path.exists(download.cached_download(url + 'g.bin',
+                                                   sha256=good))
+
+
+def test_cached_download_http_error_leaves_nothing(root, server):
+    url, _, _ = server
+    with pytest.raises(Exception):
+        download.cached_download(url + 'missing')
+    assert os.listdir(os.path.join(root, '_dl_cache')) == []
+
+
+def test_cache_or_load_file(tmp_path):
+    path = str(tmp_path / 'sub' / 'x.npz')
+    calls = []
+
+    def creator(p):
+        calls.append(p)
+        assert os.path.basename(p) == 'x.npz' and p != path
+        numpy.savez(p, a=numpy.arange(3))
+        return 'created'
+
+    assert download.cache_or_load_file(path, creator, None) == 'created'
+    loaded = download.cache_or_load_file(
+        path, creator, lambda p: numpy.load(p)['a'].tolist())
+    assert loaded == [0, 1, 2] and len(calls) == 1
+    assert sorted(os.listdir(tmp_path / 'sub')) == ['x.npz']
+
+
+def test_cache_or_load_file_failed_creator(tmp_path):
+    path = str(tmp_path / 'y.npz')
+
+    def creator(p):
+        with open(p, 'w') as f:
+            f.write('half')
+        raise IOError('boom')
+
+    with pytest.raises(IOError):
+        download.cache_or_load_file(path, creator, None)
+    assert os.listdir(tmp_path) == []

@@ -1,0 +1,108 @@
+import warnings
+
+import numpy
+import pytest
+
+import chainer
+from chainer import reporter, serializers
+
+
+class Observer:
+    pass
+
+
+def test_report_with_observer_and_scope():
+    r = reporter.Reporter()
+    main, sub = Observer(), Observer()
+    r.add_observer('main', main)
+    r.add_observers('main/', [('sub', sub)])
+    observation = {}
+    with r.scope(observation):
+        assert reporter.get_current_reporter() is r
+        reporter.report({'loss': 1.5}, main)
+        reporter.report({'acc': 0.5}, sub)
+        reporter.report({'lr': 0.1})
+    assert observation == {'main/loss': 1.5, 'main/sub/acc': 0.5, 'lr': 0.1}
+    assert r.observation == {}
+    with pytest.raises(KeyError, match='not registered'):
+        r.report({'x': 1}, Observer())
+
+
+def test_report_without_reporter_is_noop():
+    reporter.report({'a': 1})
+    with pytest.raises(IndexError):
+        reporter.get_current_reporter()
+
+
+def test_nested_reporters_and_report_scope():
+    outer, inner = reporter.Reporter(), reporter.Reporter()
+    with outer:
+        with inner:
+            assert reporter.get_current_reporter() is inner
+        assert reporter.get_current_reporter() is outer
+        obs = {}
+        with reporter.report_scope(obs):
+            reporter.report({'v': 2})
+        assert obs == {'v': 2}
+
+
+def test_reported_variable_is_unchained():
+    x = chainer.Variable(numpy.array(2.0, 'f'))
+    y = x * 3
+    r = reporter.Reporter()
+    obs = {}
+    with r.scope(obs):
+        reporter.report({'y': y})
+    assert obs['y'] is not y and obs['y'].creator is None
+    assert obs['y'].array is y.array
+    with chainer.using_config('keep_graph_on_report', True):
+        with r.scope(obs):
+            reporter.report({'y': y})
+    assert obs['y'] is y
+
+
+def test_summary():
+    s = reporter.Summary()
+    s.add(numpy.float32(2))
+    s.add(numpy.array(4, 'f'), weight=3)
+    s.add(5)
+    assert s.compute_mean() == pytest.approx(3.8)
+    mean, std = s.make_statistics()
+    assert mean == pytest.approx(3.8) and std == pytest.approx(0.9797959)
+    s.add(chainer.Variable(numpy.array(3.8)))  # Variables count by value
+    assert s.compute_mean() == pytest.approx(3.8)
+    with pytest.raises(ZeroDivisionError):
+        reporter.Summary().compute_mean()
+
+
+def test_dict_summary():
+    d = reporter.DictSummary()
+    d.add({'a': 1.0, 'b': numpy.ones(3), 'c': (2.0, 3),
+           'g': chainer.Variable(numpy.array(3.0)),
+           'h': (numpy.float64(2), chainer.Variable(numpy.array(2.0)))})
+    d.add({'a': 3.0})
+    assert d.compute_mean() == {'a': 2.0, 'c': 2.0, 'g': 3.0, 'h': 2.0}
+    stats = d.make_statistics()
+    assert stats['a'] == 2.0 and stats['a.std'] == 1.0 and 'b' not in stats
+
+
+def test_summary_serialization_roundtrip(tmp_path):
+    d = reporter.DictSummary()
+    d.add({'x': 1.0, 'y': (2.0, 0.5)})
+    d.add({'x': 3.0})
+    path = str(tmp_path / 's.npz')
+    serializers.save_npz(path, d)
+    loaded = reporter.DictSummary()
+    serializers.load_npz(path, loaded)
+    assert loaded.make_statistics() == d.make_statistics()
+    saved = serializers.DictionarySerializer()
+    d.serialize(saved)
+    assert saved.target['_summaries/0/_n'] == 2
+
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter('always')
+        reporter.Summary().serialize(serializers.NpzDeserializer({}))
+        reporter.DictSummary().serialize(serializers.NpzDeserializer({}))
+    assert [str(x.message) for x in w] == [
+        'The previous statistics are not saved.',
+        'The names of statistics are not saved.']
