@@ -27,7 +27,7 @@ class Im2Col(FunctionNode):
         col = im2col_view(x, self.ksize, self.stride, self.pad, 0,
                           self.cover_all, self.dilate)
         n, c = x.shape[:2]
-        return col.reshape((n, -1) + col.shape[4:]),
+        return col.reshape((n, c * col.shape[2] * col.shape[3]) + col.shape[4:]),
 
     def backward(self, indexes, grad_outputs):
         return Im2ColGrad(self).apply(grad_outputs)

@@ -1,0 +1,77 @@
+import numpy
+import pytest
+
+import chainer
+import chainer.functions as F
+from chainer.utils.type_check import InvalidType
+from op_harness import check_op, uniform
+
+# F.bilinear of Chainer 7.8.1 on the inputs of test_matches_chainer.
+CHAINER_OUT = [[3.808786, -1.063283], [7.93197, -6.967979]]
+
+
+def ref(e1, e2, W, V1=None, V2=None, b=None):
+    B = len(e1)
+    e1 = e1.reshape(B, -1)
+    e2 = e2.reshape(B, -1)
+    y = numpy.einsum('ij,ik,jkl->il', e1, e2, W)
+    if V1 is not None:
+        y = y + e1 @ V1 + e2 @ V2 + b
+    return y
+
+
+def test_bilinear_plain():
+    check_op(F.bilinear, lambda rng, dt: (
+        uniform(rng, (2, 3), dt), uniform(rng, (2, 4), dt),
+        uniform(rng, (3, 4, 2), dt)), ref)
+
+
+def test_bilinear_full_and_nd_inputs():
+    # e2 (2, 2, 2) is flattened to (2, 4); its gradient keeps the shape.
+    check_op(F.bilinear, lambda rng, dt: (
+        uniform(rng, (2, 3), dt), uniform(rng, (2, 2, 2), dt),
+        uniform(rng, (3, 4, 2), dt), uniform(rng, (3, 2), dt),
+        uniform(rng, (4, 2), dt), uniform(rng, (2,), dt)), ref)
+
+
+def test_matches_chainer():
+    rng = numpy.random.RandomState(0)
+    args = [rng.randn(*s).astype(numpy.float32) for s in
+            [(2, 3), (2, 2), (3, 2, 2), (3, 2), (2, 2), (2,)]]
+    y = F.bilinear(*args)
+    assert type(y.creator).__name__ == 'BilinearFunction'
+    numpy.testing.assert_allclose(y.array, CHAINER_OUT, atol=1e-5)
+
+
+def test_empty_batch():
+    e1 = chainer.Variable(numpy.zeros((0, 3), numpy.float32))
+    y = F.bilinear(e1, numpy.zeros((0, 4), numpy.float32),
+                   numpy.ones((3, 4, 5), numpy.float32))
+    assert y.shape == (0, 5)
+    F.sum(y).backward()
+    assert e1.grad.shape == (0, 3)
+
+
+def test_errors():
+    f = numpy.float32
+    e1, e2 = numpy.ones((2, 3), f), numpy.ones((2, 4), f)
+    W, V1, V2, b = (numpy.ones(s, f) for s in [(3, 4, 5), (3, 5), (4, 5),
+                                               (5,)])
+    with pytest.raises(ValueError, match='must be None'):
+        F.bilinear(e1, e2, W, V1)
+    with pytest.raises(InvalidType, match='e2.dtype == e1.dtype'):
+        F.bilinear(e1, e2.astype(numpy.float64), W)
+    with pytest.raises(InvalidType, match='dtype.kind == f'):
+        F.bilinear(e1.astype(numpy.int32), e2, W)
+    with pytest.raises(InvalidType, match=r'e1.shape\[0\] == e2.shape\[0\]'):
+        F.bilinear(e1[:1], e2, W)
+    with pytest.raises(InvalidType, match='W.shape'):
+        F.bilinear(e1, e2, W[:2])
+    with pytest.raises(InvalidType, match='W.ndim == 3'):
+        F.bilinear(e1, e2, W[0])
+    with pytest.raises(InvalidType, match='e1.ndim >= 2'):
+        F.bilinear(e1[0], e2, W)
+    with pytest.raises(InvalidType, match='b.shape'):
+        F.bilinear(e1, e2, W, V1, V2, b[:2])
+    with pytest.raises(InvalidType, match='V1.shape'):
+        F.bilinear(e1, e2, W, V1[:2], V2, b)
