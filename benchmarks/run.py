@@ -2,7 +2,8 @@
 
     python benchmarks/run.py [case ...] [--repeat 7]
 
-Cases (../shared/ANCHORS.md): poly, chain100, mlp, deep.  Each case runs
+Cases (../shared/ANCHORS.md): poly, chain100, mlp, deep; and lenet, a
+LeNet-style CNN training step (PyTorch only, no NumPy column).  Each case runs
 forward and backward; the median of the repeats is reported, with the
 ratios chainer-ng / PyTorch and chainer-ng / NumPy.  Ratios from one run on
 one machine are what to compare (the machine is noisy).  PyTorch is
@@ -250,11 +251,58 @@ def deep_numpy():
     return step
 
 
+# --- lenet: two 5x5 convolutions (20, 50 channels), max pooling, two linear
+# layers, batch 64 on 28x28x1: one training step (forward and backward) ----
+
+def _lenet_data():
+    rng = numpy.random.RandomState(0)
+    x = rng.rand(64, 1, 28, 28).astype(numpy.float32)
+    t = rng.randint(0, 10, 64).astype(numpy.int32)
+    shapes = [(20, 1, 5, 5), (20,), (50, 20, 5, 5), (50,), (500, 800),
+              (500,), (10, 500), (10,)]
+    params = [(rng.randn(*s) * 0.05).astype(numpy.float32) for s in shapes]
+    return x, t, params
+
+
+def lenet_chainer():
+    x, t, arrays = _lenet_data()
+    params = [chainer.Parameter(a) for a in arrays]
+    W1, b1, W2, b2, W3, b3, W4, b4 = params
+
+    def step():
+        for p in params:
+            p.cleargrad()
+        h = F.max_pooling_2d(F.relu(F.convolution_2d(x, W1, b1)), 2)
+        h = F.max_pooling_2d(F.relu(F.convolution_2d(h, W2, b2)), 2)
+        h = F.relu(F.linear(h, W3, b3))
+        F.softmax_cross_entropy(F.linear(h, W4, b4), t).backward()
+    return step
+
+
+def lenet_torch():
+    x, t, arrays = _lenet_data()
+    x = torch.from_numpy(x)
+    t = torch.from_numpy(t.astype(numpy.int64))
+    params = [torch.tensor(a, requires_grad=True) for a in arrays]
+    W1, b1, W2, b2, W3, b3, W4, b4 = params
+    fn = torch.nn.functional
+
+    def step():
+        for p in params:
+            p.grad = None
+        h = fn.max_pool2d(torch.relu(fn.conv2d(x, W1, b1)), 2)
+        h = fn.max_pool2d(torch.relu(fn.conv2d(h, W2, b2)), 2)
+        h = torch.relu(fn.linear(h.reshape(64, -1), W3, b3))
+        fn.cross_entropy(fn.linear(h, W4, b4), t).backward()
+    return step
+
+
 CASES = {
     'poly': (poly_chainer, poly_torch, poly_numpy, 2000),
     'chain100': (chain100_chainer, chain100_torch, chain100_numpy, 50),
     'mlp': (mlp_chainer, mlp_torch, mlp_numpy, 5),
     'deep': (deep_chainer, deep_torch, deep_numpy, 20),
+    'lenet': (lenet_chainer, lenet_torch, None, 3),
 }
 
 
@@ -276,13 +324,13 @@ def main(argv=None):
             print('{:<10} skipped: {}'.format(name, e))
             continue
         t_torch = _time(make_torch(), number, args.repeat) if torch else None
-        t_np = _time(make_np(), number, args.repeat)
-        print('{:<10}{:>11.1f} us{:>11} us{:>11.1f} us{:>12}{:>12.2f}'.format(
+        t_np = _time(make_np(), number, args.repeat) if make_np else None
+        print('{:<10}{:>11.1f} us{:>11} us{:>11} us{:>12}{:>12}'.format(
             name, t_ng * 1e6,
             '-' if t_torch is None else '{:.1f}'.format(t_torch * 1e6),
-            t_np * 1e6,
+            '-' if t_np is None else '{:.1f}'.format(t_np * 1e6),
             '-' if t_torch is None else '{:.2f}'.format(t_ng / t_torch),
-            t_ng / t_np))
+            '-' if t_np is None else '{:.2f}'.format(t_ng / t_np)))
         sys.stdout.flush()
 
 

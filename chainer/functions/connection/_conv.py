@@ -7,6 +7,8 @@ padded input and one (batched) matmul; groups become a batch axis of the
 matmul, so grouped and plain convolutions share one path.
 """
 
+import numpy
+
 from chainer import backend
 from chainer.functions._errors import invalid_type
 from chainer.utils import get_conv_outsize
@@ -24,6 +26,17 @@ def _prod(xs):
 # (c, *dims, n) array copy in runs of n (or out_w * n) contiguous elements,
 # where (n, c, *dims) gives runs of out_w, and the contraction over
 # c * prod(ksize) becomes one GEMM per group with n * prod(outs) columns.
+
+def _bmm(xp, a, b):
+    """``matmul`` of two stacks of matrices.  NumPy's stacked matmul does
+    not reach BLAS as well as the 2-D one (about 3x slower here), so the
+    stack is walked with 2-D products."""
+    if xp is not numpy:
+        return xp.matmul(a, b)
+    if a.shape[0] == 1:
+        return numpy.matmul(a[0], b[0])[None]
+    return numpy.stack([numpy.matmul(ai, bi) for ai, bi in zip(a, b)])
+
 
 def _batch_last(xp, x):
     return xp.moveaxis(x, 0, -1)
@@ -52,7 +65,7 @@ def conv_forward(x, W, b, stride, pad, dilate, groups, cover_all,
     col = _columns(xp, x, W.shape[2:], stride, pad, dilate, cover_all, outs)
     outs = col.shape[1 + nd:1 + 2 * nd]
     col = col.reshape(groups, -1, _prod(outs) * n)  # the one copy
-    y = xp.matmul(W.reshape(groups, out_c // groups, -1), col)
+    y = _bmm(xp, W.reshape(groups, out_c // groups, -1), col)
     y = _batch_first(xp, y.reshape((out_c,) + outs + (n,)))
     if b is not None:
         y += b.reshape((1, out_c) + (1,) * nd)
@@ -69,7 +82,7 @@ def conv_grad_w(x, gy, ksize, stride, pad, dilate, groups):
     col = _columns(xp, x, ksize, stride, pad, dilate, False, gy.shape[2:])
     col = col.reshape(groups, -1, m)
     gyT = xp.ascontiguousarray(_batch_last(xp, gy)).reshape(groups, -1, m)
-    gW = xp.matmul(gyT, col.swapaxes(1, 2))
+    gW = _bmm(xp, gyT, col.swapaxes(1, 2))
     return gW.reshape((out_c, c // groups) + tuple(ksize))
 
 
@@ -83,7 +96,7 @@ def deconv_forward(x, W, b, stride, pad, outsize, dilate, groups):
     xT = xp.ascontiguousarray(_batch_last(xp, x))
     xT = xT.reshape(groups, in_c // groups, -1)
     Wg = W.reshape(groups, in_c // groups, -1).swapaxes(1, 2)
-    col = xp.matmul(Wg, xT).reshape(
+    col = _bmm(xp, Wg, xT).reshape(
         (out_c,) + tuple(ksize) + x.shape[2:] + (n,))
     y = _batch_first(xp, col2im_add(col, stride, pad, outsize, dilate,
                                     first=1))
