@@ -206,24 +206,9 @@ class Function:
     def unchain(self):
         self.node.unchain()
 
-    def add_hook(self, hook, name=None):
-        if not isinstance(hook, chainer.FunctionHook):
-            raise TypeError('add_hook: hook must be a FunctionHook, got '
-                            '{}'.format(type(hook).__name__))
-        if name is None:
-            name = hook.name
-        hooks = self.local_function_hooks
-        if name in hooks:
-            raise KeyError('add_hook: hook {!r} already exists'.format(name))
-        hooks[name] = hook
-        hook.added(self)
-
-    def delete_hook(self, name):
-        hooks = self.local_function_hooks
-        if name not in hooks:
-            raise KeyError('delete_hook: no hook named {!r}'.format(name))
-        hooks[name].deleted(self)
-        del hooks[name]
+    # The same registration as a FunctionNode's (local_function_hooks).
+    add_hook = FunctionNode.add_hook
+    delete_hook = FunctionNode.delete_hook
 
     def retain_inputs(self, indexes):
         """Keeps only the given inputs for backward (call in forward)."""
