@@ -404,11 +404,10 @@ class FunctionNode:
             if node is None:
                 # The output was dropped: stand a new node in for it so
                 # double backprop still reaches this function.
+                # (No reference from here to it: that would be a cycle.)
                 node = _new_node(d, True, self, self.rank + 1)
                 outputs = self.outputs = (
                     outputs[:i] + (weakref.ref(node),) + outputs[i + 1:])
-                self._kept_output_nodes = getattr(
-                    self, '_kept_output_nodes', ()) + (node,)
             ret.append(_variable_of(node, d))
         return tuple(ret)
 
