@@ -1,0 +1,194 @@
+"""What the pre-trained vision models share: loading weights, preparing
+images (with Pillow), running a prefix of the layers, ``extract`` and
+``predict``."""
+
+import os
+
+import numpy
+
+import chainer
+from chainer import variable
+from chainer.functions.array.reshape import reshape
+from chainer.functions.math.sum import sum as _sum
+
+
+def _models_dir():
+    from chainer.dataset import download
+    return download.get_dataset_directory('pfnet/chainer/models/',
+                                          create_directory=False)
+
+
+def load_pretrained(model, pretrained_model, npz_name, caffemodel_name):
+    """Fills ``model`` from ``pretrained_model``: a path of an ``.npz``
+    file (as written by :func:`chainer.serializers.save_npz`), or
+    ``'auto'``: the converted file in the model cache (no download here).
+    None or a false value leaves the random initialization."""
+    if not pretrained_model:
+        return
+    from chainer.serializers import npz
+    if pretrained_model == 'auto':
+        root = _models_dir()
+        path = os.path.join(root, npz_name)
+        if not os.path.exists(path):
+            caffemodel = os.path.join(root, caffemodel_name)
+            if not os.path.exists(caffemodel):
+                raise FileNotFoundError(
+                    "{}(pretrained_model='auto') would download the "
+                    "pre-trained weights, but chainer-ng does not download "
+                    "models. Pass the path of a local .npz file instead "
+                    "(pretrained_model='path/to/{}', e.g. converted with "
+                    "{}.convert_caffemodel_to_npz), or None for random "
+                    "initialization. (No {} nor {} in the model cache {}.)"
+                    .format(type(model).__name__, npz_name,
+                            type(model).__name__, npz_name, caffemodel_name,
+                            root))
+            type(model).convert_caffemodel_to_npz(caffemodel, path)
+        pretrained_model = path
+    npz.load_npz(pretrained_model, model)
+
+
+def caffe_function(path_caffemodel):
+    """Loads a Caffe model with :class:`chainer.links.caffe.CaffeFunction`
+    (which needs protobuf)."""
+    try:
+        from chainer.links.caffe.caffe_function import CaffeFunction
+    except ImportError as e:
+        raise ImportError(
+            'Converting a .caffemodel needs chainer.links.caffe.CaffeFunction '
+            '(and protobuf), which could not be imported: {}'.format(e))
+    return CaffeFunction(path_caffemodel)
+
+
+def caffe_layer(caffemodel, name):
+    """The link of the Caffe layer ``name`` (CaffeFunction may store ``/``
+    in layer names as ``_``)."""
+    for key in (name, name.replace('/', '_')):
+        link = getattr(caffemodel, key, None)
+        if link is not None:
+            return link
+    raise KeyError('layer {} not found in the Caffe model'.format(name))
+
+
+def copy_params(dst, src):
+    """Copies ``W`` (and ``b`` when both have one) of the link ``src``."""
+    dst.W.array[...] = src.W.array
+    if getattr(dst, 'b', None) is not None and \
+            getattr(src, 'b', None) is not None:
+        dst.b.array[...] = src.b.array
+
+
+def _pillow():
+    try:
+        from PIL import Image
+    except ImportError as e:
+        raise ImportError(
+            'prepare() needs Pillow to read and resize images; install it '
+            'with `pip install Pillow`. ({})'.format(e))
+    return Image
+
+
+def prepare(image, size, mean_bgr):
+    """An image as a CNN input: RGB, resized to ``size`` (``(width,
+    height)``, as Pillow; None keeps it), channels flipped to BGR, the mean
+    ``mean_bgr`` subtracted, and transposed to ``(3, height, width)`` of
+    ``chainer.config.dtype``.
+
+    ``image`` is a :class:`PIL.Image.Image` or an array: ``(H, W)``,
+    ``(1, H, W)``, ``(3, H, W)`` or ``(H, W, C)`` (values 0-255).
+    """
+    Image = _pillow()
+    dtype = chainer.get_dtype()
+    if isinstance(image, numpy.ndarray):
+        if image.ndim == 3:
+            if image.shape[0] == 1:
+                image = image[0]
+            elif image.shape[0] == 3:
+                image = image.transpose(1, 2, 0)
+        image = Image.fromarray(image.astype(numpy.uint8))
+    image = image.convert('RGB')
+    if size:
+        image = image.resize(size)
+    image = numpy.asarray(image, dtype=dtype)[:, :, ::-1]
+    image = image - numpy.array(mean_bgr, dtype=dtype)
+    return numpy.ascontiguousarray(image.transpose(2, 0, 1))
+
+
+def oversample(images, crop_dims):
+    """Ten crops of each image of the batch ``images`` ``(N, C, H, W)``:
+    the four corners and the centre, and their mirror images, as
+    ``(10 * N, C, h, w)`` (each image's ten crops together)."""
+    n, c, src_h, src_w = images.shape
+    h, w = crop_dims
+    tops = (0, 0, src_h - h, src_h - h, int(src_h / 2.0 - h / 2.0))
+    lefts = (0, src_w - w, 0, src_w - w, int(src_w / 2.0 - w / 2.0))
+    crops = numpy.empty((10 * n, c, h, w), dtype=images.dtype)
+    for k, img in enumerate(images):
+        for j, (top, left) in enumerate(zip(tops, lefts)):
+            crop = img[:, top:top + h, left:left + w]
+            crops[10 * k + j] = crop
+            crops[10 * k + 5 + j] = crop[:, :, ::-1]
+    return crops
+
+
+def check_forward_kwargs(kwargs):
+    if 'test' in kwargs:
+        raise ValueError('test argument is not supported anymore. Use '
+                         'chainer.using_config')
+    if 'volatile' in kwargs:
+        raise ValueError('volatile argument is not supported anymore. Use '
+                         'chainer.using_config')
+    if kwargs:
+        raise TypeError('got unexpected keyword argument(s) {}'.format(
+            ', '.join(repr(k) for k in kwargs)))
+
+
+def run_layers(functions, x, layers, caches=None):
+    """Runs the ``functions`` (an OrderedDict ``name -> [callables]``) in
+    order on ``x`` until all ``layers`` are computed; returns ``{name:
+    output}``. ``caches`` maps a layer name to the layer whose output it
+    starts from (a side branch)."""
+    h = x
+    targets = set(layers)
+    keep = set(caches.values()) if caches else ()
+    outputs = {}
+    activations = {}
+    for key, funcs in functions.items():
+        if not targets:
+            break
+        if caches and key in caches:
+            h = outputs[caches[key]]
+        for func in funcs:
+            h = func(h)
+        if key in keep:
+            outputs[key] = h
+        if key in targets:
+            activations[key] = h
+            targets.remove(key)
+    return activations
+
+
+def as_batch(model, images, size, prepare):
+    x = numpy.stack([prepare(img, size=size) for img in images])
+    with chainer.using_device(model.device):
+        return model.xp.asarray(x)
+
+
+def extract(model, images, layers, size, prepare):
+    x = variable.Variable(as_batch(model, images, size, prepare))
+    return model(x, layers=layers)
+
+
+def predict(model, images, oversample_, prepare):
+    x = numpy.stack([prepare(img, size=(256, 256)) for img in images])
+    if oversample_:
+        x = oversample(x, crop_dims=(224, 224))
+    else:
+        x = x[:, :, 16:240, 16:240]
+    with chainer.no_backprop_mode(), chainer.using_config('train', False):
+        with chainer.using_device(model.device):
+            x = variable.Variable(model.xp.asarray(x))
+        y = model(x, layers=['prob'])['prob']
+        if oversample_:
+            n = len(y) // 10
+            y = _sum(reshape(y, (n, 10) + y.shape[1:]), axis=1) / 10
+    return y

@@ -1,0 +1,208 @@
+"""VGG networks (Simonyan and Zisserman, 2014) with 16 and 19 layers, laid
+out as the VGG team's Caffe models (so their converted weights load)."""
+
+import collections
+
+from chainer import link
+from chainer.functions.activation.relu import relu
+from chainer.functions.activation.softmax import softmax
+from chainer.functions.noise.dropout import dropout
+from chainer.initializers import constant
+from chainer.initializers import normal
+from chainer.links.model.vision import _common
+
+import chainer.functions as F
+
+
+_MEAN_BGR = (103.939, 116.779, 123.68)
+
+
+def prepare(image, size=(224, 224)):
+    """Converts an image to the input of the VGG models.
+
+    The image is converted to RGB, resized to ``size`` (``(width,
+    height)``; None keeps the size), its channels flipped to BGR, the mean
+    pixel of the training images (B, G, R = 103.939, 116.779, 123.68)
+    subtracted, and transposed to ``(3, height, width)`` of
+    ``chainer.config.dtype``. Needs Pillow.
+
+    Args:
+        image (PIL.Image.Image or numpy.ndarray): The image: a Pillow image
+            or an array ``(H, W)``, ``(1, H, W)``, ``(3, H, W)`` or
+            ``(H, W, C)`` of values 0-255.
+        size (tuple of ints): The target ``(width, height)``.
+
+    Returns:
+        numpy.ndarray: The converted image.
+    """
+    return _common.prepare(image, size, _MEAN_BGR)
+
+
+def _max_pooling_2d(x):
+    return F.max_pooling_2d(x, ksize=2)
+
+
+class VGGLayers(link.Chain):
+    """A VGG network with 16 or 19 layers (the base of
+    :class:`VGG16Layers` and :class:`VGG19Layers`).
+
+    The convolutions ``conv{1..5}_{k}`` (3x3, padding 1, each followed by
+    ReLU; five blocks separated by 2x2 max pooling) and the fully connected
+    ``fc6`` (``512 * 7 * 7 -> 4096``), ``fc7`` and ``fc8`` (1000 classes).
+
+    Args:
+        pretrained_model (str): The path of an ``.npz`` file of weights (as
+            converted from the VGG team's caffemodel), ``'auto'`` for the
+            converted file in the model cache (``$CHAINER_DATASET_ROOT/
+            pfnet/chainer/models/``; nothing is downloaded), or None for
+            random weights (normal with standard deviation 0.01, zero
+            biases).
+        n_layers (int): 16 or 19.
+
+    Attributes:
+        available_layers (list of str): The names of the layers whose
+            outputs :meth:`forward` can return.
+    """
+
+    def __init__(self, pretrained_model='auto', n_layers=16):
+        super().__init__()
+        if n_layers == 16:
+            blocks = (2, 2, 3, 3, 3)
+        elif n_layers == 19:
+            blocks = (2, 2, 4, 4, 4)
+        else:
+            raise ValueError('The n_layers argument should be either 16 or '
+                             '19, but {} was given.'.format(n_layers))
+        self._blocks = blocks
+        if pretrained_model:
+            # the weights get replaced: skip the costly random draw
+            kwargs = {'initialW': constant.Zero(),
+                      'initial_bias': constant.Zero()}
+        else:
+            kwargs = {'initialW': normal.Normal(0.01),
+                      'initial_bias': constant.Zero()}
+        from chainer.links.connection.convolution_2d import Convolution2D
+        from chainer.links.connection.linear import Linear
+        channels = (3, 64, 128, 256, 512, 512)
+        with self.init_scope():
+            for b, n_conv in enumerate(blocks):
+                for k in range(n_conv):
+                    in_ch = channels[b] if k == 0 else channels[b + 1]
+                    setattr(self, 'conv{}_{}'.format(b + 1, k + 1),
+                            Convolution2D(in_ch, channels[b + 1], 3, 1, 1,
+                                          **kwargs))
+            self.fc6 = Linear(512 * 7 * 7, 4096, **kwargs)
+            self.fc7 = Linear(4096, 4096, **kwargs)
+            self.fc8 = Linear(4096, 1000, **kwargs)
+        _common.load_pretrained(
+            self, pretrained_model,
+            'VGG_ILSVRC_{}_layers.npz'.format(n_layers),
+            'VGG_ILSVRC_{}_layers.caffemodel'.format(n_layers))
+
+    @property
+    def functions(self):
+        """An OrderedDict ``layer name -> list of callables``, in order."""
+        fs = collections.OrderedDict()
+        for b, n_conv in enumerate(self._blocks):
+            for k in range(n_conv):
+                name = 'conv{}_{}'.format(b + 1, k + 1)
+                fs[name] = [getattr(self, name), relu]
+            fs['pool{}'.format(b + 1)] = [_max_pooling_2d]
+        fs['fc6'] = [self.fc6, relu, dropout]
+        fs['fc7'] = [self.fc7, relu, dropout]
+        fs['fc8'] = [self.fc8]
+        fs['prob'] = [softmax]
+        return fs
+
+    @property
+    def available_layers(self):
+        return list(self.functions.keys())
+
+    @classmethod
+    def convert_caffemodel_to_npz(cls, path_caffemodel, path_npz):
+        """Converts the VGG team's caffemodel to an ``.npz`` file that
+        ``pretrained_model`` accepts (needs
+        :class:`chainer.links.caffe.CaffeFunction`)."""
+        from chainer.serializers import npz
+        caffemodel = _common.caffe_function(path_caffemodel)
+        npz.save_npz(path_npz, caffemodel, compression=False)
+
+    def forward(self, x, layers=None, **kwargs):
+        """Computes the outputs of the requested layers.
+
+        Args:
+            x (~chainer.Variable or array): A batch of images
+                ``(N, 3, 224, 224)`` (see :func:`prepare`).
+            layers (list of str): Names from :attr:`available_layers`
+                (default ``['prob']``). The network runs only as far as
+                needed.
+
+        Returns:
+            dict: ``{layer name: ~chainer.Variable}``.
+        """
+        _common.check_forward_kwargs(kwargs)
+        if layers is None:
+            layers = ['prob']
+        return _common.run_layers(self.functions, x, layers)
+
+    def extract(self, images, layers=None, size=(224, 224), **kwargs):
+        """Extracts the outputs of ``layers`` (default ``['fc7']``) for a
+        list of images (Pillow images or arrays, see :func:`prepare`),
+        resized to ``size``.
+
+        It runs in the current mode: to extract features, wrap it in
+        ``with chainer.using_config('train', False),
+        chainer.no_backprop_mode():``.
+
+        Returns:
+            dict: ``{layer name: ~chainer.Variable}``.
+        """
+        _common.check_forward_kwargs(kwargs)
+        if layers is None:
+            layers = ['fc7']
+        return _common.extract(self, images, layers, size, prepare)
+
+    def predict(self, images, oversample=True):
+        """Class probabilities ``(N, 1000)`` of a list of images.
+
+        The images are resized to 256x256; with ``oversample`` the
+        probabilities are averaged over ten 224x224 crops (corners, centre
+        and their mirror images), otherwise the centre crop is used. Runs in
+        test mode without backprop.
+        """
+        return _common.predict(self, images, oversample, prepare)
+
+
+class VGG16Layers(VGGLayers):
+    """A pre-trained CNN model with 16 layers provided by VGG team.
+
+    See :class:`VGGLayers` for the layers and the methods. Without network
+    access, give ``pretrained_model`` the path of the converted ``.npz``
+    file (or None for random weights).
+
+    Args:
+        pretrained_model (str): The path of an ``.npz`` file, ``'auto'`` (the
+            model cache; nothing is downloaded) or None.
+
+    >>> import chainer.links as L
+    >>> model = L.VGG16Layers(pretrained_model=None)  # doctest: +SKIP
+    >>> model.available_layers[:3]  # doctest: +SKIP
+    ['conv1_1', 'conv1_2', 'pool1']
+    """
+
+    def __init__(self, pretrained_model='auto'):
+        super().__init__(pretrained_model, 16)
+
+
+class VGG19Layers(VGGLayers):
+    """A pre-trained CNN model with 19 layers provided by VGG team.
+
+    See :class:`VGGLayers` for the layers and the methods.
+
+    Args:
+        pretrained_model (str): The path of an ``.npz`` file, ``'auto'`` (the
+            model cache; nothing is downloaded) or None.
+    """
+
+    def __init__(self, pretrained_model='auto'):
+        super().__init__(pretrained_model, 19)
