@@ -47,6 +47,10 @@ from chainer.reporter import (DictSummary, Reporter, Summary,  # NOQA
                               get_current_reporter, report, report_scope)
 
 from chainer._defaults import mixed16  # NOQA
+from chainer import warnings  # NOQA
+from chainer import graph_optimizations  # NOQA
+from chainer.graph_optimizations.static_graph import static_graph  # NOQA
+from chainer.graph_optimizations.static_graph_utilities import static_code  # NOQA
 
 __version__ = '7.8.1'
 
