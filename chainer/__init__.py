@@ -45,6 +45,7 @@ from chainer import iterators  # NOQA
 from chainer import reporter  # NOQA
 from chainer.reporter import (DictSummary, Reporter, Summary,  # NOQA
                               get_current_reporter, report, report_scope)
+from chainer import training  # NOQA
 
 from chainer._defaults import mixed16  # NOQA
 from chainer import warnings  # NOQA

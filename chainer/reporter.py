@@ -152,8 +152,10 @@ class Summary:
     """
 
     def __init__(self):
-        self._x = 0.
-        self._x2 = 0.
+        # float64 sums, as NumPy 1 gave Chainer (under NumPy 2 a Python
+        # float plus a float32 stays float32).
+        self._x = numpy.float64(0.)
+        self._x2 = numpy.float64(0.)
         self._n = 0
 
     def add(self, value, weight=1):

@@ -1,0 +1,49 @@
+"""Matplotlib helpers of the plotting extensions (Agg backend, no pyplot
+state, atomic writes)."""
+
+import os
+import tempfile
+import warnings
+
+
+def available():
+    """Whether matplotlib can be imported."""
+    try:
+        import matplotlib  # NOQA
+    except ImportError:
+        return False
+    return True
+
+
+def warn_unavailable():
+    warnings.warn(
+        'matplotlib is not installed on your environment, so nothing will '
+        'be plotted at this time. Please install matplotlib to plot '
+        'figures.\n\n  $ pip install matplotlib\n')
+
+
+def new_figure(figsize=None):
+    """A Figure drawn by the Agg canvas (no GUI, no global pyplot
+    figure)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+    fig = Figure(figsize=figsize)
+    FigureCanvasAgg(fig)
+    return fig
+
+
+def save(fig, path, **kwargs):
+    """Saves the figure through a temporary file renamed into place."""
+    folder = os.path.dirname(path) or '.'
+    os.makedirs(folder, exist_ok=True)
+    _, ext = os.path.splitext(path)
+    fd, tmp = tempfile.mkstemp(prefix='tmp' + os.path.basename(path),
+                               suffix=ext, dir=folder)
+    os.close(fd)
+    try:
+        fig.savefig(tmp, format=ext[1:] or 'png', **kwargs)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+        raise
