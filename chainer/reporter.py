@@ -170,12 +170,16 @@ class Summary:
     def compute_mean(self):
         """Returns the weighted mean."""
         x, n = self._x, self._n
+        if n == 0:
+            raise ZeroDivisionError('float division by zero')
         with backend.get_device_from_array(x).create_context():
             return x / n
 
     def make_statistics(self):
         """Returns ``(mean, std)``."""
         x, n = self._x, self._n
+        if n == 0:
+            raise ZeroDivisionError('float division by zero')
         xp = backend.get_array_module(x)
         with backend.get_device_from_array(x).create_context():
             mean = x / n
