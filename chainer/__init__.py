@@ -36,6 +36,8 @@ from chainer.serializer import (AbstractSerializer, Deserializer,  # NOQA
                                 Serializer)
 from chainer import serializers  # NOQA
 from chainer import links  # NOQA
+from chainer import function_hooks  # NOQA
+from chainer import link_hooks  # NOQA
 from chainer.optimizer import GradientMethod, Optimizer, UpdateRule  # NOQA
 from chainer import optimizers  # NOQA
 from chainer import optimizer_hooks  # NOQA
@@ -46,6 +48,10 @@ from chainer import reporter  # NOQA
 from chainer.reporter import (DictSummary, Reporter, Summary,  # NOQA
                               get_current_reporter, report, report_scope)
 from chainer import training  # NOQA
+from chainer import testing  # NOQA
+from chainer import distributions  # NOQA
+from chainer.distribution import (Distribution, cross_entropy,  # NOQA
+                                  kl_divergence, register_kl)
 
 from chainer._defaults import mixed16  # NOQA
 from chainer import warnings  # NOQA

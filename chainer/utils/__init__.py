@@ -82,3 +82,12 @@ def _raise_from(exc_type, message, cause):
     raise exc_type('{} ({}: {})'.format(
         message, type(cause).__name__, cause)) from cause
 from chainer.utils.sparse import CooMatrix, get_order, to_coo  # NOQA
+from chainer.utils import argument  # NOQA
+from chainer.utils import cache  # NOQA
+from chainer.utils import error  # NOQA
+from chainer.utils import imgproc  # NOQA
+from chainer.utils import meta  # NOQA
+from chainer.utils import precision  # NOQA
+from chainer.utils import walker_alias  # NOQA
+from chainer.utils.meta import enable_final, final  # NOQA
+from chainer.utils.walker_alias import WalkerAlias  # NOQA

@@ -1,0 +1,131 @@
+"""The Bernoulli distribution."""
+
+import numpy
+
+import chainer
+from chainer import distribution
+from chainer import functions as F
+from chainer.distributions import utils
+from chainer.utils import cache
+
+
+class Bernoulli(distribution.Distribution):
+    """Bernoulli distribution over {0, 1}.
+
+    Args:
+        p (~chainer.Variable or :ref:`ndarray`): The probability of 1.
+        logit (~chainer.Variable or :ref:`ndarray`): ``log(p / (1 - p))``.
+            Give either ``p`` or ``logit``.
+        binary_check (bool): If True, :meth:`log_prob` and :meth:`prob` give
+            ``-inf`` and 0 for values other than 0 and 1; otherwise they
+            evaluate the continuous form ``x log p + (1 - x) log(1 - p)``
+            (the form used to model pixel intensities in [0, 1]).
+
+    >>> import numpy as np
+    >>> d = Bernoulli(logit=np.zeros(2, np.float32))
+    >>> d.log_prob(np.array([0., 1.], np.float32)).array
+    array([-0.6931472, -0.6931472], dtype=float32)
+    """
+
+    def __init__(self, p=None, logit=None, binary_check=False):
+        if (p is None) == (logit is None):
+            raise ValueError(
+                'Either `p` or `logit` (not both) must have a value.')
+        self._p, self._logit = utils._as_params(p, logit)
+        self.binary_check = binary_check
+
+    @cache.cached_property
+    def p(self):
+        if self._p is not None:
+            return self._p
+        return F.sigmoid(self._logit)
+
+    @cache.cached_property
+    def logit(self):
+        if self._logit is not None:
+            return self._logit
+        return F.log(self._p) - F.log1p(-self._p)
+
+    @cache.cached_property
+    def _log_p(self):
+        # log p and log(1 - p), stable in the logit parametrization.
+        if self._logit is not None:
+            return -F.softplus(-self._logit), -F.softplus(self._logit)
+        return F.log(self._p), F.log1p(-self._p)
+
+    @property
+    def batch_shape(self):
+        return self.p.shape
+
+    @property
+    def event_shape(self):
+        return ()
+
+    @property
+    def params(self):
+        return {'logit': self.logit}
+
+    @property
+    def support(self):
+        return '{0, 1}'
+
+    @property
+    def xp(self):
+        return utils._xp(self.p)
+
+    @property
+    def mean(self):
+        return self.p
+
+    @cache.cached_property
+    def variance(self):
+        return self.p * (1 - self.p)
+
+    @cache.cached_property
+    def stddev(self):
+        return F.sqrt(self.variance)
+
+    @cache.cached_property
+    def entropy(self):
+        if self._logit is not None:
+            return F.softplus(self._logit) - self.p * self._logit
+        p = self._p
+        return -(utils._modified_xlogx(p) + utils._modified_xlogx(1 - p))
+
+    def _binary_mask(self, x):
+        xa = chainer.as_array(x)
+        return (xa == 0) | (xa == 1)
+
+    def log_prob(self, x):
+        x = utils._input(x, self.p.dtype)
+        if self._logit is not None:
+            y = x * self._logit - F.softplus(self._logit)
+        else:
+            log_p, log_1mp = self._log_p
+            xa = chainer.as_array(x)
+            # x log p + (1 - x) log(1 - p), with 0 * log 0 = 0.
+            y = (utils._where(xa == 0, 0, x * log_p)
+                 + utils._where(xa == 1, 0, (1 - x) * log_1mp))
+        if self.binary_check:
+            y = utils._where(self._binary_mask(x), y, -numpy.inf)
+        return y
+
+    def prob(self, x):
+        x = utils._input(x, self.p.dtype)
+        y = x * self.p + (1 - x) * (1 - self.p)
+        if self.binary_check:
+            y = utils._where(self._binary_mask(x), y, 0)
+        return y
+
+    def sample_n(self, n):
+        p = self.p.array
+        eps = self.xp.random.binomial(1, p, size=(n,) + p.shape)
+        return chainer.Variable(eps, requires_grad=False)
+
+
+@distribution.register_kl(Bernoulli, Bernoulli)
+def _kl_bernoulli_bernoulli(dist1, dist2):
+    log_p1, log_1mp1 = dist1._log_p
+    log_p2, log_1mp2 = dist2._log_p
+    p1 = dist1.p
+    return p1 * (log_p1 - log_p2) + (1 - p1) * (log_1mp1 - log_1mp2)

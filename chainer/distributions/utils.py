@@ -1,0 +1,112 @@
+"""Small helpers shared by the distributions (private)."""
+
+import numpy
+
+import chainer
+from chainer import backend
+from chainer.function_node import FunctionNode
+
+
+def _as_params(*values):
+    """Wraps each parameter in a Variable.
+
+    Python and NumPy scalars become 0-d arrays of the dtype of the first
+    array among ``values`` (the default dtype if there is none), so
+    ``Normal(loc, 1.)`` works.
+    """
+    dtype = None
+    for v in values:
+        a = chainer.as_array(v)
+        if hasattr(a, 'dtype') and not numpy.isscalar(a):
+            dtype = a.dtype
+            break
+    if dtype is None or dtype.kind != 'f':
+        dtype = chainer.get_dtype()
+    out = []
+    for v in values:
+        if v is None:
+            out.append(None)
+            continue
+        if not isinstance(v, chainer.Variable):
+            a = v
+            if numpy.isscalar(a):
+                a = numpy.asarray(a, dtype=dtype)
+            v = chainer.as_variable(a)
+        out.append(v)
+    return out if len(out) != 1 else out[0]
+
+
+def _xp(*vs):
+    return backend.get_array_module(*[chainer.as_array(v) for v in vs])
+
+
+class ModifiedXLogX(FunctionNode):
+    """``x * log(x)`` with the value 0 at ``x == 0``."""
+
+    @property
+    def label(self):
+        return 'modified_xlogx'
+
+    def forward(self, inputs):
+        x, = inputs
+        self.retain_inputs((0,))
+        xp = backend.get_array_module(x)
+        with numpy.errstate(divide='ignore', invalid='ignore'):
+            y = x * xp.log(x)
+        return xp.where(x == 0, x.dtype.type(0), y).astype(x.dtype),
+
+    def backward(self, indexes, grad_outputs):
+        x, = self.get_retained_inputs()
+        # d/dx x log x = log x + 1 (-inf at 0, the limit of the slope).
+        return grad_outputs[0] * (chainer.functions.log(x) + 1),
+
+
+def _modified_xlogx(x):
+    return ModifiedXLogX().apply((x,))[0]
+
+
+def _lbeta(a, b):
+    F = chainer.functions
+    return F.lgamma(a) + F.lgamma(b) - F.lgamma(a + b)
+
+
+def _where(cond, x, y):
+    """``F.where`` taking a raw condition; a scalar or raw branch takes the
+    dtype of the Variable one."""
+    xp = backend.get_array_module(cond)
+    if isinstance(x, chainer.Variable) or hasattr(x, 'dtype'):
+        dtype = x.dtype
+    else:
+        dtype = y.dtype
+    if not isinstance(x, chainer.Variable):
+        x = xp.asarray(x, dtype=dtype)
+    if not isinstance(y, chainer.Variable):
+        y = xp.asarray(y, dtype=dtype)
+    return chainer.functions.where(cond, x, y)
+
+
+def _input(x, dtype):
+    """``x`` as a Variable or an array (Python scalars take ``dtype``)."""
+    if isinstance(x, chainer.Variable):
+        return x
+    if numpy.isscalar(x) or isinstance(x, (list, tuple)):
+        return numpy.asarray(x, dtype=dtype)
+    return x
+
+
+def _standard_normal(xp, shape, dtype):
+    if xp is numpy:
+        return numpy.random.standard_normal(shape).astype(dtype, copy=False)
+    return xp.random.standard_normal(shape, dtype=dtype)
+
+
+def _uniform(xp, shape, dtype):
+    """Uniform draws on [0, 1)."""
+    if xp is numpy:
+        return numpy.random.random_sample(shape).astype(dtype, copy=False)
+    return xp.random.random_sample(shape, dtype=dtype)
+
+
+def _sample(array):
+    """Wraps a sampled array (not differentiable)."""
+    return chainer.Variable(array, requires_grad=False)

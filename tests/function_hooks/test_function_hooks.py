@@ -1,0 +1,123 @@
+import io
+import re
+
+import numpy
+import pytest
+
+import chainer
+import chainer.functions as F
+from chainer import function_hooks
+from chainer.backends import cuda
+
+
+def _x():
+    return chainer.Variable(numpy.arange(6, dtype=numpy.float32).reshape(2, 3))
+
+
+def test_print_hook_forward_and_backward():
+    x = _x()
+    buf = io.StringIO()
+    with function_hooks.PrintHook(file=buf):
+        y = F.sum(F.exp(x))
+        y.backward()
+    out = re.sub('0x[0-9a-f]+', 'ADDR', buf.getvalue())
+    assert out.startswith(
+        'function\texp\ninput data\n<variable at ADDR>\n- device: CPU\n'
+        "- backend: <class 'numpy.ndarray'>\n- shape: (2, 3)\n"
+        '- dtype: float32\n'
+        '- statistics: mean=2.50000000, std=1.70782518\n- grad: None\n')
+    # In backward, the output gradient is shown as the grad of a zero
+    # variable.
+    assert 'output gradient\n<variable at ADDR>\n' in out
+    assert '- grad: mean=1.00000000, std=0.00000000' in out
+    assert 'function\tSum' in out
+
+
+def test_print_hook_end_and_sep():
+    buf = io.StringIO()
+    with pytest.warns(DeprecationWarning, match='sep argument'):
+        hook = function_hooks.PrintHook(sep='|', end='#\n', file=buf)
+    with hook:
+        F.exp(_x())
+    assert buf.getvalue().startswith('function\texp#\ninput data#\n')
+
+
+def test_print_hook_on_one_function():
+    buf = io.StringIO()
+    node = F.math.exponential.Exp()
+    node.add_hook(function_hooks.PrintHook(file=buf))
+    node.apply((_x(),))
+    F.exp(_x())  # not hooked
+    assert buf.getvalue().count('function\t') == 1
+
+
+def test_timer_hook_records_calls():
+    x = _x()
+    with function_hooks.TimerHook() as hook:
+        y = F.sum(F.exp(x))
+        y.backward()
+        F.exp(x)
+    names = [name for name, _ in hook.call_history]
+    assert names[:2] == ['Exp', 'Sum']
+    assert names.count('Exp') >= 2
+    summary = hook.summary()
+    assert summary['Exp']['occurrence'] == names.count('Exp')
+    total = sum(t for _, t in hook.call_history)
+    assert 0 < hook.total_time() <= total + 1e-12
+    assert list(summary)[0] == 'Exp'
+
+
+def test_timer_hook_report_format():
+    hook = function_hooks.TimerHook()
+    hook.call_history = [('A', 1.5), ('LongFunctionNameHere', 2e-3),
+                         ('A', 3e-9), ('B', 0.0)]
+    buf = io.StringIO()
+    hook.print_report(file=buf)
+    assert buf.getvalue() == (
+        '        FunctionName  ElapsedTime  Occurrence\n'
+        '                   A      1.50sec           2\n'
+        'LongFunctionNameHere      0.00sec           1\n'
+        '                   B      0.00sec           1\n')
+    buf = io.StringIO()
+    hook.print_report(unit='auto_foreach', file=buf)
+    assert buf.getvalue().splitlines()[2].split() == [
+        'LongFunctionNameHere', '2.00ms', '1']
+    buf = io.StringIO()
+    hook.call_history = [('A', 1.5e-7)]
+    hook.print_report(file=buf)
+    assert buf.getvalue().splitlines()[1].split() == ['A', '150.00ns', '1']
+    with pytest.raises(KeyError):
+        hook.print_report(unit='hours', file=buf)
+
+
+def test_timer_hook_empty_report():
+    buf = io.StringIO()
+    function_hooks.TimerHook().print_report(file=buf)
+    assert buf.getvalue() == 'FunctionName  ElapsedTime  Occurrence\n'
+
+
+def test_hooks_are_function_hooks():
+    for cls in (function_hooks.PrintHook, function_hooks.TimerHook,
+                function_hooks.CupyMemoryProfileHook,
+                function_hooks.CUDAProfileHook):
+        assert issubclass(cls, chainer.FunctionHook)
+
+
+@pytest.mark.skipif(cuda.available, reason='checks the CuPy-less error')
+def test_cupy_hooks_need_cupy():
+    with pytest.raises(RuntimeError, match='needs CuPy'):
+        function_hooks.CupyMemoryProfileHook()
+    with pytest.raises(RuntimeError, match='needs CuPy'):
+        function_hooks.CUDAProfileHook()
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not cuda.available, reason='needs CuPy')
+def test_cupy_memory_profile_hook():
+    x = chainer.Variable(cuda.to_gpu(numpy.ones((100, 100), numpy.float32)))
+    with function_hooks.CupyMemoryProfileHook() as hook:
+        F.exp(x)
+    assert hook.summary()['Exp']['occurrence'] == 1
+    buf = io.StringIO()
+    hook.print_report(file=buf)
+    assert 'Exp' in buf.getvalue()

@@ -1,0 +1,140 @@
+import io
+
+import numpy
+import pytest
+
+import chainer
+import chainer.links as L
+from chainer import link_hooks
+
+
+def _sigma(w):
+    return numpy.linalg.svd(w.reshape(w.shape[0], -1), compute_uv=False)[0]
+
+
+def test_timer_hook():
+    model = chainer.Sequential(L.Linear(3, 2), L.Linear(2, 2))
+    with link_hooks.TimerHook() as hook:
+        model(numpy.ones((1, 3), numpy.float32))
+    names = [n for n, _ in hook.call_history]
+    assert names == ['Linear', 'Linear', 'Sequential']
+    assert hook.total_time() == hook.call_history[-1][1]
+    summary = hook.summary()
+    assert summary['Linear']['occurrence'] == 2
+    buf = io.StringIO()
+    hook.print_report(file=buf)
+    lines = buf.getvalue().splitlines()
+    assert lines[0] == '  LinkName  ElapsedTime  Occurrence'
+    assert lines[1].split()[0] == 'Linear' and lines[1].split()[2] == '2'
+
+
+def test_spectral_normalization_registers_and_normalizes():
+    numpy.random.seed(0)
+    link = L.Linear(3, 4)
+    hook = link_hooks.SpectralNormalization(n_power_iteration=50)
+    link.add_hook(hook)
+    assert 'W_u' in link._persistent and link.W_u.shape == (4,)
+    x = numpy.eye(3, dtype=numpy.float32)
+    y = link(x)
+    w_bar = y.array.T - link.b.array[:, None]
+    numpy.testing.assert_allclose(_sigma(w_bar), 1, rtol=1e-4)
+    # The original weight is back after the forward.
+    assert isinstance(link.W, chainer.Parameter)
+    # u is the leading left singular vector (up to sign).
+    u = numpy.linalg.svd(link.W.array)[0][:, 0]
+    numpy.testing.assert_allclose(abs(link.W_u @ u), 1, rtol=1e-4)
+    link.delete_hook(hook.name)
+    assert not hasattr(link, 'W_u') and 'W_u' not in link._persistent
+
+
+def test_spectral_normalization_gradient_flows_through_sigma():
+    link = L.Linear(3, 2)
+    link.add_hook(link_hooks.SpectralNormalization())
+    x = numpy.random.randn(4, 3).astype(numpy.float32)
+    link.cleargrads()
+    y = link(x)
+    creator = y.creator.inputs[1].creator
+    assert creator is not None  # W_bar is computed, not a leaf
+    y.grad = numpy.ones_like(y.array)
+    y.backward()
+    assert numpy.isfinite(link.W.grad).all()
+    assert numpy.abs(link.W.grad).sum() > 0
+
+
+def test_spectral_normalization_train_updates_u_only_in_training():
+    link = L.Linear(3, 4)
+    link.add_hook(link_hooks.SpectralNormalization())
+    x = numpy.ones((1, 3), numpy.float32)
+    u0 = link.W_u.copy()
+    with chainer.using_config('train', False):
+        link(x)
+    numpy.testing.assert_array_equal(link.W_u, u0)
+    link(x)
+    assert not numpy.array_equal(link.W_u, u0)
+
+
+def test_spectral_normalization_gamma_factor_and_axes():
+    numpy.random.seed(1)
+    link = L.Linear(3, 4)
+    link.add_hook(link_hooks.SpectralNormalization(use_gamma=True))
+    assert link.gamma.shape == ()
+    numpy.testing.assert_allclose(link.gamma.array, _sigma(link.W.array),
+                                  rtol=1e-5)
+    deconv = L.Deconvolution2D(2, 3, 2)
+    hook = link_hooks.SpectralNormalization()
+    deconv.add_hook(hook)
+    assert hook.axis == 1 and deconv.W_u.shape == (3,)
+    conv = L.Convolution2D(2, 3, 2)
+    conv.add_hook(link_hooks.SpectralNormalization(factor=2.))
+    assert conv.W_u.shape == (3,)
+    y = conv(numpy.random.randn(1, 2, 3, 3).astype(numpy.float32))
+    assert y.shape == (1, 3, 2, 2)
+
+
+def test_spectral_normalization_lazy_weight():
+    link = L.Linear(None, 4)
+    link.add_hook(link_hooks.SpectralNormalization())
+    assert not hasattr(link, 'W_u')
+    y = link(numpy.ones((2, 3), numpy.float32))
+    assert y.shape == (2, 4) and link.W_u.shape == (4,)
+
+
+def test_spectral_normalization_errors():
+    with pytest.raises(ValueError, match='n_power_iteration'):
+        link_hooks.SpectralNormalization(n_power_iteration=0)
+    with pytest.raises(ValueError, match="Weight 'V' does not exist"):
+        L.Linear(3, 4).add_hook(
+            link_hooks.SpectralNormalization(weight_name='V'))
+    with pytest.raises(NotImplementedError, match='context manager'):
+        with link_hooks.SpectralNormalization():
+            pass
+
+
+def test_weight_standardization():
+    link = L.Linear(3, 4)
+    link.add_hook(link_hooks.WeightStandardization())
+    x = numpy.eye(3, dtype=numpy.float32)
+    y = link(x)
+    w = y.array.T - link.b.array[:, None]
+    W = link.W.array.astype(numpy.float64)
+    expected = (W - W.mean(1, keepdims=True)) / numpy.sqrt(
+        W.var(1, keepdims=True) + 1e-5)
+    numpy.testing.assert_allclose(w, expected, rtol=1e-5, atol=1e-5)
+    link.cleargrads()
+    y.grad = numpy.ones_like(y.array)
+    y.backward()
+    assert numpy.isfinite(link.W.grad).all()
+    assert isinstance(link.W, chainer.Parameter)
+    with pytest.raises(ValueError, match='does not exist'):
+        L.Linear(3, 4).add_hook(
+            link_hooks.WeightStandardization(weight_name='V'))
+    with pytest.raises(NotImplementedError):
+        with link_hooks.WeightStandardization():
+            pass
+
+
+def test_weight_standardization_conv_and_lazy():
+    conv = L.Convolution2D(None, 3, 2)
+    conv.add_hook(link_hooks.WeightStandardization(eps=1e-3))
+    y = conv(numpy.random.randn(1, 2, 3, 3).astype(numpy.float32))
+    assert y.shape == (1, 3, 2, 2)
