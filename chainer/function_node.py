@@ -15,7 +15,8 @@ import numpy
 import chainer
 from chainer import backend
 from chainer.configuration import _local_store
-from chainer.variable import Variable, VariableNode, _new_variable
+from chainer.variable import (Variable, VariableNode, _new_variable,
+                              _wrap_node)
 
 _ndarray = numpy.ndarray
 _generic = numpy.generic
@@ -387,7 +388,7 @@ class FunctionNode:
         inputs = self.inputs
         ret = []
         for i, d in zip(self._input_indexes_to_retain, data):
-            ret.append(_variable_of(inputs[i], d))
+            ret.append(_wrap_node(inputs[i], d))
         return tuple(ret)
 
     def get_retained_outputs(self):
@@ -408,7 +409,7 @@ class FunctionNode:
                 node = _new_node(d, True, self, self.rank + 1)
                 outputs = self.outputs = (
                     outputs[:i] + (weakref.ref(node),) + outputs[i + 1:])
-            ret.append(_variable_of(node, d))
+            ret.append(_wrap_node(node, d))
         return tuple(ret)
 
     def _release(self):
@@ -456,15 +457,6 @@ def _released_error(func):
         'retained arrays were already released by backward(retain_graph='
         'False). Call backward(retain_graph=True) (the default) the first '
         'time to backward twice.'.format(func.label))
-
-
-def _variable_of(node, data):
-    v = Variable.__new__(Variable)
-    v._data = data
-    v._node = node
-    v._requires_grad = node.requires_grad
-    v._name = node.name
-    return v
 
 
 def _merged_hooks(global_hooks, local_hooks):
