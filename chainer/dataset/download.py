@@ -14,6 +14,8 @@ import shutil
 import tempfile
 import urllib.request
 
+from chainer.utils._atomic import atomic_path
+
 _dataset_root = os.environ.get(
     'CHAINER_DATASET_ROOT',
     os.path.join(os.path.expanduser('~'), '.chainer', 'dataset'))
@@ -83,9 +85,9 @@ def cached_download(url, *, sha256=None):
         return cache_path
 
     print('Downloading from {}...'.format(url))
-    fd, temp_path = tempfile.mkstemp(dir=cache_root, prefix='.download-')
-    try:
-        with os.fdopen(fd, 'wb') as out, urllib.request.urlopen(url) as res:
+    with atomic_path(cache_path) as temp_path:
+        with open(temp_path, 'wb') as out, \
+                urllib.request.urlopen(url) as res:
             shutil.copyfileobj(res, out, _CHUNK)
         if sha256 is not None:
             digest = _file_sha256(temp_path)
@@ -93,11 +95,6 @@ def cached_download(url, *, sha256=None):
                 raise RuntimeError(
                     'cached_download: the file downloaded from {} has '
                     'SHA-256 {}, expected {}'.format(url, digest, sha256))
-        os.replace(temp_path, cache_path)
-    except BaseException:
-        if os.path.exists(temp_path):
-            os.remove(temp_path)
-        raise
     return cache_path
 
 

@@ -1,7 +1,6 @@
 """Saving to and loading from NumPy ``.npz`` files."""
 
 import os
-import tempfile
 import zipfile
 
 import numpy
@@ -10,6 +9,7 @@ from chainer import backend
 from chainer import serializer as serializer_module
 from chainer import variable
 from chainer.serializers import _staged
+from chainer.utils._atomic import atomic_path
 
 
 class DictionarySerializer(serializer_module.Serializer):
@@ -70,17 +70,9 @@ def save_npz(file, obj, compression=True):
     if not isinstance(file, (str, os.PathLike)):
         savez(file, **s.target)
         return
-    file = os.fspath(file)
-    fd, tmp = tempfile.mkstemp(prefix='.tmp-', suffix='.npz',
-                               dir=os.path.dirname(file) or '.')
-    try:
-        with os.fdopen(fd, 'wb') as f:
+    with atomic_path(os.fspath(file)) as tmp:
+        with open(tmp, 'wb') as f:
             savez(f, **s.target)
-        os.replace(tmp, file)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.remove(tmp)
-        raise
 
 
 class NpzDeserializer(_staged.StagedDeserializer):

@@ -2,8 +2,9 @@
 state, atomic writes)."""
 
 import os
-import tempfile
 import warnings
+
+from chainer.utils._atomic import atomic_path
 
 
 def available():
@@ -34,16 +35,6 @@ def new_figure(figsize=None):
 
 def save(fig, path, **kwargs):
     """Saves the figure through a temporary file renamed into place."""
-    folder = os.path.dirname(path) or '.'
-    os.makedirs(folder, exist_ok=True)
-    _, ext = os.path.splitext(path)
-    fd, tmp = tempfile.mkstemp(prefix='tmp' + os.path.basename(path),
-                               suffix=ext, dir=folder)
-    os.close(fd)
-    try:
+    ext = os.path.splitext(path)[1]
+    with atomic_path(path) as tmp:
         fig.savefig(tmp, format=ext[1:] or 'png', **kwargs)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.remove(tmp)
-        raise

@@ -3,29 +3,21 @@ writes) the log."""
 
 import json
 import os
-import tempfile
 import warnings
 
 from chainer import reporter
 from chainer import serializer as serializer_module
 from chainer.training import extension
 from chainer.training import trigger as trigger_module
+from chainer.utils._atomic import atomic_path
 
 
 def _write_atomically(path, write):
     """Writes through a temporary file in the same folder, renamed into
     place, so readers never see a half-written file."""
-    folder = os.path.dirname(path) or '.'
-    fd, tmp = tempfile.mkstemp(prefix='tmp' + os.path.basename(path),
-                               dir=folder)
-    try:
-        with os.fdopen(fd, 'w') as f:
+    with atomic_path(path) as tmp:
+        with open(tmp, 'w') as f:
             write(f)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.remove(tmp)
-        raise
 
 
 class LogReport(extension.Extension):

@@ -1,0 +1,44 @@
+"""Writing files atomically: a crash never leaves a half-written file."""
+
+import contextlib
+import os
+import tempfile
+
+
+def _default_mode():
+    mask = os.umask(0)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
+_MODE = _default_mode()
+
+
+@contextlib.contextmanager
+def atomic_path(path):
+    """Yields a temporary path in the folder of ``path``; when the block
+    succeeds, the file written there gets the usual permissions and is
+    renamed to ``path``; when it fails, the file is removed.
+
+    >>> import os, tempfile
+    >>> d = tempfile.mkdtemp()
+    >>> with atomic_path(os.path.join(d, 'a.txt')) as tmp:
+    ...     with open(tmp, 'w') as f:
+    ...         _ = f.write('done')
+    >>> open(os.path.join(d, 'a.txt')).read()
+    'done'
+    """
+    folder = os.path.dirname(os.path.abspath(path))
+    os.makedirs(folder, exist_ok=True)
+    name = os.path.basename(path)
+    fd, tmp = tempfile.mkstemp(prefix='.tmp-' + name + '-',
+                               suffix=os.path.splitext(name)[1], dir=folder)
+    os.close(fd)
+    try:
+        yield tmp
+        os.chmod(tmp, _MODE)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+        raise
