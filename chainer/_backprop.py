@@ -216,7 +216,8 @@ def _seed(var, loss_scale, caller):
     if gv is not None:
         return gv
     if data.size != 1:
-        raise ValueError(
+        # A TypeError, the type Chainer 7 raises here (by accident).
+        raise TypeError(
             '{}: the output has shape {} (more than one element), so the '
             'initial error must be given: set y.grad to an array of that '
             'shape (e.g. ones) before calling backward, or reduce the output '

@@ -24,7 +24,7 @@ class Device:
         return self.name
 
     def __repr__(self):
-        return '<{} {}>'.format(type(self).__name__, self.name)
+        return '<{} ({})>'.format(type(self).__name__, self.name.lstrip('@'))
 
     def __eq__(self, other):
         return isinstance(other, Device) and self.name == other.name

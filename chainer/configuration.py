@@ -43,7 +43,8 @@ class GlobalConfig:
             return _LocalStore.__dict__[name]
         except KeyError:
             raise AttributeError(
-                'chainer.global_config has no key {!r}'.format(name)) from None
+                "'GlobalConfig' object has no attribute {!r}".format(
+                    name)) from None
 
     def __setattr__(self, name, value):
         setattr(_LocalStore, name, value)
@@ -73,9 +74,8 @@ class LocalConfig:
             return getattr(self._local, name)
         except AttributeError:
             raise AttributeError(
-                'chainer.config has no key {!r}; set it with '
-                'chainer.global_config.{} = value or '
-                'chainer.using_config'.format(name, name)) from None
+                "'GlobalConfig' object has no attribute {!r}".format(
+                    name)) from None
 
     def __setattr__(self, name, value):
         setattr(self._local, name, value)

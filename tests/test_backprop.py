@@ -23,7 +23,7 @@ def test_scalar_output_is_seeded_with_one():
 
 def test_multi_element_output_needs_grad():
     x = _v([1., 2.])
-    with pytest.raises(ValueError, match=r'shape \(2,\).*set y.grad'):
+    with pytest.raises(TypeError, match=r'shape \(2,\).*set y.grad'):
         (x * 2).backward()
 
 

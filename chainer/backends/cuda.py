@@ -31,7 +31,7 @@ except Exception as e:  # ImportError, or a broken CUDA install
     cupyx = object()
     cuda = None
 
-    class ndarray:  # NOQA: a dummy that no array is an instance of
+    class ndarray:  # a dummy that no array is an instance of
         pass
 
     class Device:  # NOQA
@@ -132,6 +132,9 @@ class GpuDevice(backend.Device):
         if available and isinstance(array, ndarray):
             return GpuDevice(array.device)
         return None
+
+    def __repr__(self):
+        return '<GpuDevice (cupy):{}>'.format(self.device.id)
 
     def create_context(self):
         return Device(self.device.id)

@@ -16,11 +16,18 @@ def _check_axis(func, x, axis):
     return axis % x.ndim
 
 
+_EXACT_LIMIT = 1024
+
+
 def _log_softmax(x, axis, xp):
     # Shift by the maximum so exp never overflows (finite for |x| ~ 1e4).
-    y = x - x.max(axis=axis, keepdims=True)
-    y -= xp.log(xp.exp(y).sum(axis=axis, keepdims=True))
-    return y
+    # x - (m + log(sum(exp(x - m)))) is Chainer's rounding order (so values
+    # match it bit for bit); where |m| is large that form loses log(s) in
+    # m's rounding, so there (x - m) - log(s) is taken instead (no sync).
+    m = x.max(axis=axis, keepdims=True)
+    z = x - m
+    log_s = xp.log(xp.exp(z).sum(axis=axis, keepdims=True))
+    return xp.where(abs(m) < _EXACT_LIMIT, x - (m + log_s), z - log_s)
 
 
 class LogSoftmax(FunctionNode):

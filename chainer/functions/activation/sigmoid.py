@@ -23,7 +23,8 @@ class Sigmoid(FunctionNode):
 
     def backward(self, indexes, grad_outputs):
         y, = self.get_retained_outputs()
-        return grad_outputs[0] * (y * (1 - y)),
+        # (gy * y) * (1 - y): Chainer's evaluation order, same rounding.
+        return grad_outputs[0] * y * (1 - y),
 
 
 def sigmoid(x):

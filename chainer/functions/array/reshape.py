@@ -24,10 +24,16 @@ class Reshape(FunctionNode):
         try:
             return x.reshape(self.shape),
         except ValueError:
+            # Chainer's type-check wording, so printed errors match.
+            size = x.size
+            if -1 in self.shape:
+                known = _count_known(self.shape)
+                raise invalid_type(
+                    self, 'prod(x.shape) % known_size(={}) == 0'.format(known),
+                    '{} != 0'.format(size % known if known else size)) from None
             raise invalid_type(
-                self, 'x.size == prod(shape) (one -1 allowed)',
-                'cannot reshape an array of shape {} (size {}) into shape '
-                '{}'.format(x.shape, x.size, self.shape)) from None
+                self, 'prod(x.shape) == prod({})'.format(self.shape),
+                '{} != {}'.format(size, _count_known(self.shape))) from None
 
     def backward(self, indexes, grad_outputs):
         return reshape(grad_outputs[0], self._in_shape),
@@ -49,6 +55,8 @@ def reshape(x, shape):
         shape = (shape,)
     else:
         shape = tuple(shape)
+    # Chainer asserts at most one unknown dimension.
+    assert shape.count(-1) <= 1
     if x.shape == shape:
         from chainer.variable import as_variable
         return as_variable(x)

@@ -34,9 +34,9 @@ class Squeeze(FunctionNode):
                                    '{} > {}'.format(-ndim, a))
             a %= ndim
             if x.shape[a] != 1:
-                raise ValueError('squeeze: cannot select an axis to squeeze '
-                                 'out which has size not equal to one (axis '
-                                 '{} of shape {})'.format(a, x.shape))
+                # NumPy's message, as Chainer raises it.
+                raise ValueError('cannot select an axis to squeeze out '
+                                 'which has size not equal to one')
             axes.add(a)
         if len(axes) != len(self.axis):
             raise ValueError("duplicate value in 'axis'")

@@ -19,15 +19,9 @@ class Transpose(FunctionNode):
         x, = inputs
         axes = self.axes
         if axes is not None:
-            if len(axes) != x.ndim:
-                raise ValueError(
-                    "axes don't match array (transpose: {} axes for an input "
-                    'of {} dimension(s))'.format(len(axes), x.ndim))
-            try:
-                return x.transpose(axes),
-            except ValueError as e:
-                # AxisError (a ValueError) or a repeated axis, as NumPy.
-                raise type(e)('transpose: {}'.format(e)) from None
+            # NumPy's own errors (AxisError, repeated axis, axes don't
+            # match array), as Chainer lets them through.
+            return x.transpose(axes),
         return x.transpose(),
 
     def backward(self, indexes, grad_outputs):

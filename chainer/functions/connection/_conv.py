@@ -136,26 +136,27 @@ def check_conv_inputs(func, inputs, nd, groups, deconv=False):
     x, W = inputs[:2]
     b = inputs[2] if len(inputs) == 3 else None
     if x.dtype.kind != 'f':
-        raise invalid_type(func, 'x.dtype.kind == f',
+        raise invalid_type(func, 'in_types[0].dtype.kind == f',
                            '{} != f'.format(x.dtype.kind))
     if W.dtype.kind != 'f':
-        raise invalid_type(func, 'W.dtype.kind == f',
+        raise invalid_type(func, 'in_types[1].dtype.kind == f',
                            '{} != f'.format(W.dtype.kind))
     if x.ndim != nd + 2:
-        raise invalid_type(func, 'x.ndim == {}'.format(nd + 2),
+        raise invalid_type(func, 'in_types[0].ndim == {}'.format(nd + 2),
                            '{} != {}'.format(x.ndim, nd + 2))
     if W.ndim != nd + 2:
-        raise invalid_type(func, 'W.ndim == {}'.format(nd + 2),
+        raise invalid_type(func, 'in_types[1].ndim == {}'.format(nd + 2),
                            '{} != {}'.format(W.ndim, nd + 2))
     if deconv:
         if x.shape[1] != W.shape[0]:
-            raise invalid_type(func, 'x.shape[1] == W.shape[0]',
+            raise invalid_type(func, 'in_types[0].shape[1] == in_types[1].shape[0]',
                                '{} != {}'.format(x.shape[1], W.shape[0]))
         out_c = W.shape[1] * groups
     else:
         if x.shape[1] != W.shape[1] * groups:
             raise invalid_type(
-                func, 'x.shape[1] == W.shape[1] * {}'.format(groups),
+                func, 'in_types[0].shape[1] == in_types[1].shape[1] * {}'.format(
+                    groups),
                 '{} != {}'.format(x.shape[1], W.shape[1] * groups))
         out_c = W.shape[0]
     if groups > 1 and (out_c % groups or x.shape[1] % groups):
@@ -164,11 +165,18 @@ def check_conv_inputs(func, inputs, nd, groups, deconv=False):
             '({})'.format(func.label, x.shape[1], out_c, groups))
     if b is not None:
         if b.dtype.kind != 'f':
-            raise invalid_type(func, 'b.dtype.kind == f',
+            raise invalid_type(func, 'in_types[2].dtype.kind == f',
                                '{} != f'.format(b.dtype.kind))
-        if b.ndim != 1 or b.shape[0] != out_c:
-            raise invalid_type(func, 'b.shape == ({},)'.format(out_c),
-                               'b.shape = {}'.format(b.shape))
+        # Chainer's type-check wording (x, W, b are in_types[0..2]).
+        if b.ndim != 1:
+            raise invalid_type(func, 'in_types[2].ndim == 1',
+                               '{} != 1'.format(b.ndim))
+        if b.shape[0] != out_c:
+            expect = ('in_types[2].shape[0] == in_types[1].shape[1] * {}'
+                      .format(groups) if deconv else
+                      'in_types[2].shape[0] == in_types[1].shape[0]')
+            raise invalid_type(func, expect,
+                               '{} != {}'.format(b.shape[0], out_c))
     if W.dtype != x.dtype:
         W = W.astype(x.dtype)
     if b is not None and b.dtype != x.dtype:

@@ -14,13 +14,13 @@ class EmbedIDFunction(FunctionNode):
     def forward(self, inputs):
         x, W = inputs
         if x.dtype.kind != 'i':
-            raise invalid_type(self, 'x.dtype.kind == i',
+            raise invalid_type(self, 'in_types[0].dtype.kind == i',
                                '{} != i'.format(x.dtype.kind))
         if W.dtype.kind != 'f':
-            raise invalid_type(self, 'W.dtype.kind == f',
+            raise invalid_type(self, 'in_types[1].dtype.kind == f',
                                '{} != f'.format(W.dtype.kind))
         if W.ndim != 2:
-            raise invalid_type(self, 'W.ndim == 2', '{} != 2'.format(W.ndim))
+            raise invalid_type(self, 'in_types[1].ndim == 2', '{} != 2'.format(W.ndim))
         self.retain_inputs((0,))
         self._w_shape = W.shape
         if self.ignore_label is None:

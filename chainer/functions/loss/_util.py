@@ -45,9 +45,8 @@ def stable_softplus(xp, x):
 def log_softmax_array(xp, x, axis=1):
     """``x - logsumexp(x, axis)`` shifted by the max, so finite for large
     logits."""
-    m = x.max(axis=axis, keepdims=True)
-    z = x - m
-    return z - xp.log(xp.exp(z).sum(axis=axis, keepdims=True))
+    from chainer.functions.activation.log_softmax import _log_softmax
+    return _log_softmax(x, axis, xp)
 
 
 class _Sigmoid(FunctionNode):

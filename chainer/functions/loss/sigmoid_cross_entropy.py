@@ -4,7 +4,7 @@ from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions._errors import check_float, invalid_type
 from chainer.functions.loss._util import (check_int_labels, check_reduce,
-                                          sigmoid, stable_softplus)
+                                          sigmoid)
 
 
 class SigmoidCrossEntropy(FunctionNode):
@@ -25,24 +25,66 @@ class SigmoidCrossEntropy(FunctionNode):
                                '{} != {}'.format(x.shape, t.shape))
         self.retain_inputs((0,))
         xp = backend.get_array_module(x)
-        valid = t != self.ignore_label
-        self._mask = mask = valid.astype(x.dtype)
-        self._t = t.astype(x.dtype)
-        # softplus(x) - t x: finite for any |x|.
-        loss = (stable_softplus(xp, x) - x * self._t) * mask
+        self._valid = valid = t != self.ignore_label
+        self._t = t
+        # Chainer's arithmetic, so the values match it bit for bit: with
+        # integer labels NumPy promotes to float64, and the result is cast
+        # back once.  log1p(exp(-|x|)) keeps it finite for any |x|.
+        loss = -(x * (t - (x >= 0)) - xp.log1p(xp.exp(-abs(x)))) * valid
         if self.reduce == 'mean':
             count = valid.sum() if self.normalize else x.shape[0] if \
                 x.ndim else 1
-            self._coeff = 1.0 / xp.maximum(count, 1)
-            loss = loss.sum() * self._coeff
+            self._count = xp.maximum(count, 1)
+            loss = loss.sum() / self._count
+        else:
+            self._count = 1
         return xp.asarray(loss, x.dtype),
 
     def backward(self, indexes, grad_outputs):
         x, = self.get_retained_inputs()
         gy, = grad_outputs
-        if self.reduce == 'mean':
-            gy = gy * self._coeff.astype(x.dtype)
-        return gy * (sigmoid(x) - self._t) * self._mask, None
+        return _SigmoidCrossEntropyGrad(self).apply((x, gy))[0], None
+
+
+class _SigmoidCrossEntropyGrad(FunctionNode):
+    """``gy * (sigmoid(x) - t) * valid / count``, computed like Chainer (in
+    the promoted dtype, cast once); differentiable in ``x`` and ``gy``."""
+
+    def __init__(self, func):
+        self.func = func
+
+    @property
+    def label(self):
+        return 'SigmoidCrossEntropyGrad'
+
+    def forward(self, inputs):
+        x, gy = inputs
+        self.retain_inputs((0, 1))
+        f = self.func
+        xp = backend.get_array_module(x)
+        y = xp.tanh(x * x.dtype.type(0.5)) * x.dtype.type(0.5) + \
+            x.dtype.type(0.5)
+        if f.reduce == 'mean':
+            gx = gy * (y - f._t) * f._valid / f._count
+        else:
+            gx = gy * (y - f._t) * f._valid
+        return xp.asarray(gx, x.dtype),
+
+    def backward(self, indexes, grad_outputs):
+        x, gy = self.get_retained_inputs()
+        ggx, = grad_outputs
+        f = self.func
+        mask = (f._valid / f._count).astype(x.dtype)
+        gy_b = gy * mask
+        y = sigmoid(x)
+        ret = []
+        if 0 in indexes:
+            ret.append(ggx * gy_b * y * (1 - y))
+        if 1 in indexes:
+            from chainer.functions.math.sum import sum as _sum
+            g = ggx * (y - f._t.astype(x.dtype)) * mask
+            ret.append(_sum(g) if f.reduce == 'mean' else g)
+        return ret
 
 
 def sigmoid_cross_entropy(x, t, normalize=True, reduce='mean'):

@@ -48,31 +48,30 @@ class SoftmaxCrossEntropy(FunctionNode):
         self._t = t
         self._n = x.shape[0]
 
-        # One exp pass: z = x - max, loss = log(sum(exp(z))) - z[t], and
-        # the softmax exp(z) / sum(exp(z)) is what backward needs.
-        z = x - x.max(axis=1, keepdims=True)
-        ez = xp.exp(z)
-        s = ez.sum(axis=1, keepdims=True)
+        # Chainer's order of operations, so the loss matches it bit for bit:
+        # log_y = x - logsumexp(x), the softmax cache is exp(log_y), and the
+        # mean is sum(log_p) * -(1 / count) in x's dtype.
+        log_y = log_softmax_array(xp, x)
         if self.cache_score and not self.enable_double_backprop:
-            self.y = ez / s
+            self.y = xp.exp(log_y)
         if soft:
-            return self._forward_soft(xp, z - xp.log(s), t)
+            return self._forward_soft(xp, log_y, t)
 
         ignore = self.ignore_label
         valid = t != ignore
         tt = xp.where(valid, t, 0) if ignore is not None else t
-        loss = xp.log(s[:, 0]) - \
-            xp.take_along_axis(z, xp.expand_dims(tt, 1), 1)[:, 0]
+        log_p = xp.take_along_axis(log_y, xp.expand_dims(tt, 1), 1)[:, 0]
         weight = valid.astype(x.dtype)
         if self.class_weight is not None:
             weight *= xp.asarray(self.class_weight, x.dtype)[tt]
-        loss *= weight
-        if self.reduce == 'mean':
-            count = valid.sum() if self.normalize else self._n
-            loss = self._mean(xp, loss, count)
+        log_p *= weight
         self._tt = tt
         self._weight = weight
-        return loss,
+        if self.reduce == 'mean':
+            count = valid.sum() if self.normalize else self._n
+            self._coeff = coeff = 1.0 / xp.maximum(count, 1)
+            return (log_p.sum() * (-coeff).astype(x.dtype)).astype(x.dtype),
+        return -log_p,
 
     def _forward_soft(self, xp, log_y, t):
         loss = -(t * log_y).sum(axis=1)

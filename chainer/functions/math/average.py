@@ -1,10 +1,51 @@
 """``F.average`` (also ``F.mean``)."""
 
-from chainer.functions._errors import invalid_type
+from chainer import utils
+from chainer.function_node import FunctionNode
+from chainer.functions._errors import check_float, invalid_type
 from chainer.functions.array.broadcast import broadcast_to
 from chainer.functions.array.reshape import reshape
 from chainer.functions.math.sum import _normalize_axis, sum as _sum
 from chainer.variable import Variable
+
+
+class Mean(FunctionNode):
+    """Mean of array elements over given axes (``F.mean`` without weights).
+
+    Forward is the backend's own ``mean`` (so float16 accumulates in
+    float32 and the values match NumPy's); backward spreads ``gy / n``.
+    """
+
+    def __init__(self, axis=None, keepdims=False):
+        self.axis = axis
+        self.keepdims = keepdims
+
+    def forward(self, inputs):
+        x, = inputs
+        check_float(self, x)
+        self._in_shape = shape = x.shape
+        if self.axis is None:
+            n = x.size
+        else:
+            n = 1
+            for a in self.axis:
+                n *= shape[a]
+        # Like Chainer, an empty reduction is an error rather than NaN.
+        self.multiplier = 1.0 / n
+        return utils.force_array(x.mean(axis=self.axis,
+                                        keepdims=self.keepdims)),
+
+    def backward(self, indexes, grad_outputs):
+        from chainer.functions.array.broadcast import broadcast_to
+        gy = grad_outputs[0] * self.multiplier
+        shape = self._in_shape
+        if not self.keepdims and len(shape) > 0:
+            axis = range(len(shape)) if self.axis is None else self.axis
+            kept = list(gy.shape)
+            for a in sorted(axis):
+                kept.insert(a, 1)
+            gy = reshape(gy, tuple(kept))
+        return broadcast_to(gy, shape),
 
 
 def average(x, axis=None, weights=None, keepdims=False):
@@ -24,18 +65,10 @@ def average(x, axis=None, weights=None, keepdims=False):
     array(2., dtype=float32)
     """
     shape = x.shape
-    axes = _normalize_axis('average', axis, len(shape))
+    axes = _normalize_axis('Mean' if weights is None else 'average', axis,
+                           len(shape))
     if weights is None:
-        if axes is None:
-            n = 1
-            for s in shape:
-                n *= s
-        else:
-            n = 1
-            for a in axes:
-                n *= shape[a]
-        return _sum(x, axis=axes, keepdims=keepdims) * (1. / n if n else
-                                                        float('nan'))
+        return Mean(axes, keepdims).apply((x,))[0]
     if axes is not None and len(axes) > 1:
         raise ValueError('tuple axis is not supported when weights is given '
                          '(average)')

@@ -8,17 +8,16 @@ from chainer.function_node import FunctionNode
 from chainer.functions._errors import check_float
 from chainer.functions.math.erf import _TWO_OVER_SQRT_PI, _special
 
-_vec_erfc = numpy.frompyfunc(math.erfc, 1, 1)
-
-
-def _erfc(x):
+def _special_or_loop(name, x, scalar_fn):
+    """``special.<name>(x)``; on the CPU without SciPy, as in Chainer, a
+    slow element-by-element loop of the scalar function ``scalar_fn``."""
     try:
-        return _special('erfc', 'erfc', x)
+        return _special(name, name, x)
     except ImportError:
         if not isinstance(x, numpy.ndarray):
             raise
-        # As in Chainer, a slow loop when SciPy is missing.
-        return numpy.asarray(_vec_erfc(x), dtype=x.dtype)
+        loop = numpy.frompyfunc(scalar_fn, 1, 1)
+        return numpy.asarray(loop(x), dtype=x.dtype)
 
 
 class Erfc(FunctionNode):
@@ -31,7 +30,7 @@ class Erfc(FunctionNode):
         x, = inputs
         check_float(self, x)
         self.retain_inputs((0,))
-        return _erfc(x),
+        return _special_or_loop('erfc', x, math.erfc),
 
     def backward(self, indexes, grad_outputs):
         from chainer.functions.math.exponential import exp

@@ -5,7 +5,7 @@ import numpy
 from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions._errors import check_float
-from chainer.functions.math.sum import _normalize_axis
+from chainer.functions.math.sum import _normalize_axis, sum as _sum
 
 
 class LogSumExp(FunctionNode):
@@ -21,6 +21,7 @@ class LogSumExp(FunctionNode):
         check_float(self, x)
         self._axis = _normalize_axis('LogSumExp', self.axis, x.ndim)
         self.retain_inputs((0,))
+        self.retain_outputs((0,))
         xp = backend.get_array_module(x)
         # Shift by the max so that exp never overflows; an all -inf slice
         # (whose max is not finite) is shifted by 0 instead.
@@ -34,21 +35,27 @@ class LogSumExp(FunctionNode):
     def backward(self, indexes, grad_outputs):
         from chainer.functions.array.broadcast import broadcast_to
         from chainer.functions.array.reshape import reshape
+        from chainer.functions.array.where import where
         from chainer.functions.math.exponential import exp
-        from chainer.functions.math.sum import sum as _sum
         x, = self.get_retained_inputs()
+        y, = self.get_retained_outputs()
         gy, = grad_outputs
         kept = _kept_shape(x.shape, self._axis)
-        # d logsumexp / dx = softmax(x), taken as exp(x - m) / sum(...)
-        # with a constant shift m (exp(x - y) would carry y's rounding,
-        # about 1e-3 at |y| ~ 1e4 in float32).
+        y = broadcast_to(reshape(y, kept), x.shape)
+        gy = broadcast_to(reshape(gy, kept), x.shape)
+        # d logsumexp / dx = softmax(x) = exp(x - y), Chainer's form (the
+        # same bits).  Where |y| is large, y's rounding (about 1e-3 at
+        # |y| ~ 1e4 in float32) would spoil it, so there the softmax is
+        # taken with the max shift m instead.
         xp = backend.get_array_module(x)
+        big = abs(y.array) >= 1024
+        if not big.any():
+            return gy * exp(x - y),
         m = xp.amax(x.array, axis=self._axis, keepdims=True)
         m = xp.where(xp.isfinite(m), m, 0).astype(x.dtype)
         e = exp(x - m)
         s = broadcast_to(_sum(e, axis=self._axis, keepdims=True), x.shape)
-        gy = broadcast_to(reshape(gy, kept), x.shape)
-        return gy * e / s,
+        return where(big, gy * e / s, gy * exp(x - y)),
 
 
 def _kept_shape(shape, axis):

@@ -2,24 +2,15 @@
 
 import math
 
-import numpy
-
 from chainer.function_node import FunctionNode
 from chainer.functions._errors import check_float
-from chainer.functions.math.erf import _special
+from chainer.functions.math.erfc import _special_or_loop
 
 _RSQRT_2PI = 1.0 / math.sqrt(2 * math.pi)
-_vec_ndtr = numpy.frompyfunc(lambda v: 0.5 * math.erfc(-v / math.sqrt(2)), 1, 1)
 
 
-def _ndtr(x):
-    try:
-        return _special('ndtr', 'ndtr', x)
-    except ImportError:
-        if not isinstance(x, numpy.ndarray):
-            raise
-        # As in Chainer, a slow loop when SciPy is missing.
-        return numpy.asarray(_vec_ndtr(x), dtype=x.dtype)
+def _scalar_ndtr(v):
+    return 0.5 * math.erfc(-v / math.sqrt(2))
 
 
 class Ndtr(FunctionNode):
@@ -32,7 +23,7 @@ class Ndtr(FunctionNode):
         x, = inputs
         check_float(self, x)
         self.retain_inputs((0,))
-        return _ndtr(x),
+        return _special_or_loop('ndtr', x, _scalar_ndtr),
 
     def backward(self, indexes, grad_outputs):
         from chainer.functions.math.exponential import exp

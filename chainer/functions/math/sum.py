@@ -18,10 +18,10 @@ def _normalize_axis(func, axis, ndim):
     out = []
     for a in axis:
         if not -ndim <= a < ndim:
-            raise invalid_type(
-                func, '-x.ndim <= axis < x.ndim',
-                'axis {} is out of bounds for an input of {} '
-                'dimension(s)'.format(a, ndim))
+            # Chainer's type-check wording.
+            k = a if a >= 0 else -a - 1
+            raise invalid_type(func, 'x.ndim > {}'.format(k),
+                               '{} <= {}'.format(ndim, k))
         a %= ndim
         if a in out:
             raise ValueError('{}: duplicate value in axis {!r}'.format(

@@ -116,10 +116,19 @@ class BatchNormalizationGrad(FunctionNode):
         other = _other_axes(gy.shape, gamma.shape)
         gbeta = gy_.sum(axis=other, keepdims=True)
         ggamma = (gy_ * xhat).sum(axis=other, keepdims=True)
-        h = gy_ * gamma
-        gx = self.inv_std * (
-            h - h.mean(axis=self.axes, keepdims=True) -
-            xhat * (h * xhat).mean(axis=self.axes, keepdims=True))
+        if set(other) == {a for a in self.axes if x.shape[a] != 1}:
+            # Batch normalization: Chainer's form (the same rounding),
+            # (gamma * inv_std) * (gy - (xhat * ggamma + gbeta) / m).
+            inv_m = ggamma.dtype.type(gamma.size / max(x.size, 1))
+            gx = (gamma * self.inv_std) * (
+                gy_ - (xhat * ggamma + gbeta) * inv_m)
+        else:
+            # gamma spans other axes than the statistics (layer and group
+            # normalization): the general form.
+            h = gy_ * gamma
+            gx = self.inv_std * (
+                h - h.mean(axis=self.axes, keepdims=True) -
+                xhat * (h * xhat).mean(axis=self.axes, keepdims=True))
         return (gx.astype(x.dtype, copy=False),
                 ggamma.reshape(gamma.shape).astype(gamma.dtype, copy=False),
                 gbeta.reshape(gamma.shape).astype(gamma.dtype, copy=False))
@@ -213,7 +222,8 @@ class BatchNormalization(FunctionNode):
         mean, inv_std, var = _stats(x, axes, self.eps)
         self.mean, self.inv_std = mean, inv_std
         gamma_ = gamma.reshape(self._keep)
-        y = (_interm(x) - mean) * (inv_std * gamma_) + beta.reshape(
+        # gamma * ((x - mean) * inv_std) + beta: Chainer's rounding order.
+        y = gamma_ * ((_interm(x) - mean) * inv_std) + beta.reshape(
             self._keep)
         if self.running_mean is not None:
             rm = self.running_mean
@@ -299,9 +309,13 @@ class FixedBatchNormalization(FunctionNode):
                                           self.axis)
         keep = self._keep = _keep_shape(x.shape, axes)
         xp = backend.get_array_module(x)
-        inv_std = 1 / xp.sqrt(_interm(var).reshape(keep) + self.eps)
-        y = (_interm(x) - mean.reshape(keep)) * (
-            inv_std * gamma.reshape(keep)) + beta.reshape(keep)
+        # Chainer's arithmetic, in x's dtype (float16 too), so the values
+        # match it bit for bit: inv_std = sqrt(1 / (var + eps)) and
+        # y = gamma * ((x - mean) * inv_std) + beta.
+        dt = x.dtype.type
+        inv_std = xp.sqrt(dt(1) / (var.reshape(keep) + dt(self.eps)))
+        y = gamma.reshape(keep) * (
+            (x - mean.reshape(keep)) * inv_std) + beta.reshape(keep)
         return y.astype(x.dtype, copy=False),
 
     def backward(self, indexes, grad_outputs):

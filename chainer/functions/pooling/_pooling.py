@@ -34,10 +34,10 @@ def unpool_outsize(dims, ksize, stride, pad, cover_all):
 
 def check_input(func, x, nd):
     if x.dtype.kind != 'f':
-        raise invalid_type(func, 'x.dtype.kind == f',
+        raise invalid_type(func, 'in_types[0].dtype.kind == f',
                            '{} != f'.format(x.dtype.kind))
     if x.ndim != nd + 2:
-        raise invalid_type(func, 'x.ndim == {}'.format(nd + 2),
+        raise invalid_type(func, 'in_types[0].ndim == {}'.format(nd + 2),
                            '{} != {}'.format(x.ndim, nd + 2))
 
 

@@ -45,3 +45,11 @@ def test_errors():
         F.log_softmax(x.astype(numpy.int32))
     with pytest.raises(InvalidType):
         F.log_softmax(x[0])  # default axis=1 on a vector
+
+
+def test_bits_match_chainer_order():
+    # x - (m + log(sum(exp(x - m)))), as Chainer rounds it.
+    x = numpy.random.RandomState(0).randn(4, 5).astype(numpy.float32)
+    m = x.max(axis=1, keepdims=True)
+    ref = x - (m + numpy.log(numpy.exp(x - m).sum(axis=1, keepdims=True)))
+    numpy.testing.assert_array_equal(F.log_softmax(x).array, ref)

@@ -22,3 +22,14 @@ def test_extremes():
 def test_errors():
     with pytest.raises(InvalidType, match='Sigmoid'):
         F.sigmoid(numpy.array([1], numpy.int32))
+
+
+def test_grad_bits_match_chainer_order():
+    import chainer
+    rs = numpy.random.RandomState(0)
+    x = chainer.Variable(rs.randn(4, 5).astype(numpy.float32))
+    gy = rs.randn(4, 5).astype(numpy.float32)
+    y = F.sigmoid(x)
+    y.grad = gy
+    y.backward()
+    numpy.testing.assert_array_equal(x.grad, gy * y.array * (1 - y.array))

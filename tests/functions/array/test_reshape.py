@@ -27,5 +27,9 @@ def test_reshape_errors():
     x = numpy.zeros((2, 3), numpy.float32)
     with pytest.raises(InvalidType, match='Reshape'):
         F.reshape(x, (4, -1))
-    with pytest.raises(InvalidType):
+    with pytest.raises(InvalidType, match=r'known_size\(=4\) == 0'):
+        F.reshape(x, (4, -1))
+    with pytest.raises(InvalidType, match=r'prod\(\(5,\)\)\nActual: 6 != 5'):
+        F.reshape(x, (5,))
+    with pytest.raises(AssertionError):
         F.reshape(x, (-1, -1))

@@ -83,7 +83,8 @@ def test_errors():
     W = numpy.ones((3, 2, 3, 3), numpy.float32)
     with pytest.raises(InvalidType, match='outsize'):
         F.deconvolution_2d(x, W, outsize=(20, 20))
-    with pytest.raises(InvalidType, match='x.shape\\[1\\] == W.shape\\[0\\]'):
+    with pytest.raises(InvalidType, match=r'in_types\[0\]\.shape\[1\] == '
+                       r'in_types\[1\]\.shape\[0\]'):
         F.deconvolution_2d(x, numpy.ones((2, 2, 3, 3), numpy.float32))
     with pytest.raises(ValueError, match='deterministic'):
         F.deconvolution_2d(x, W, deterministic=True)

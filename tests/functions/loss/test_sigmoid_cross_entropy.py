@@ -50,3 +50,25 @@ def test_errors():
         F.sigmoid_cross_entropy(x, T[:2])
     with pytest.raises(ValueError, match="'mean' and 'no'"):
         F.sigmoid_cross_entropy(x, T, reduce='sum')
+
+
+def test_bits_match_chainer_order():
+    # Chainer computes with NumPy's promotion (float32 x with int32 t is
+    # float64) and casts once; checked against Chainer 7.8.1.
+    rs = numpy.random.RandomState(1)
+    x = rs.randn(3, 4).astype(numpy.float32)
+    loss64 = -(x * (T - (x >= 0)) - numpy.log1p(numpy.exp(-abs(x)))) * \
+        (T != -1)
+    numpy.testing.assert_array_equal(
+        F.sigmoid_cross_entropy(x, T, reduce='no').array,
+        loss64.astype(numpy.float32))
+    v = chainer.Variable(x)
+    y = F.sigmoid_cross_entropy(v, T)
+    count = (T != -1).sum()
+    assert y.array.item() == numpy.float32(loss64.sum() / count).item()
+    y.grad = numpy.array(0.5, numpy.float32)
+    y.backward()
+    sig = numpy.tanh(x * numpy.float32(.5)) * numpy.float32(.5) + \
+        numpy.float32(.5)
+    numpy.testing.assert_array_equal(
+        v.grad, (0.5 * (sig - T) * (T != -1) / count).astype(numpy.float32))

@@ -69,3 +69,25 @@ def test_average_errors():
         F.average(x, axis=2)
     with pytest.raises(InvalidType):
         F.average(numpy.ones(3, numpy.int32))
+
+
+def test_mean_node_matches_numpy_mean():
+    rs = numpy.random.RandomState(0)
+    x = rs.randn(4, 5).astype(numpy.float32)
+    v = chainer.Variable(x)
+    y = F.mean(v)
+    assert type(y.creator).__name__ == 'Mean'
+    # bit-identical to NumPy's mean (not sum * (1/n))
+    assert y.array.tobytes() == numpy.asarray(x.mean()).tobytes()
+    assert F.mean(x, axis=0).array.tobytes() == x.mean(axis=0).tobytes()
+    y.backward()
+    numpy.testing.assert_array_equal(v.grad, numpy.full_like(x, numpy.float32(0.05)))
+    h = rs.randn(300).astype(numpy.float16)
+    assert F.mean(h).array.item() == h.mean().item()
+    assert F.mean(x, axis=1, keepdims=True).shape == (4, 1)
+
+
+def test_mean_empty_raises_like_chainer():
+    with pytest.raises(ZeroDivisionError):
+        F.mean(numpy.zeros((0, 3), numpy.float32))
+    assert F.mean(numpy.zeros((0, 3), numpy.float32), axis=1).shape == (0,)

@@ -61,3 +61,14 @@ def test_logsumexp_errors():
         F.logsumexp(x, axis=5)
     with pytest.raises(InvalidType):
         F.logsumexp(numpy.ones(3, numpy.int32))
+
+
+def test_grad_bits_match_chainer_order():
+    rs = numpy.random.RandomState(0)
+    x = chainer.Variable(rs.randn(4, 5).astype(numpy.float32))
+    g = rs.randn(4).astype(numpy.float32)
+    y = F.logsumexp(x, axis=1)
+    y.grad = g
+    y.backward()
+    numpy.testing.assert_array_equal(
+        x.grad, g[:, None] * numpy.exp(x.array - y.array[:, None]))

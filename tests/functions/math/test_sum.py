@@ -72,3 +72,14 @@ def test_sum_to_same_shape_and_errors():
         F.sum_to(x, (2,))
     with pytest.raises(ValueError):
         F.sum_to(x, (1, 2, 3))
+
+
+def test_axis_error_wording_matches_chainer():
+    x = numpy.ones((2, 3), numpy.float32)
+    with pytest.raises(InvalidType, match=r'Sum \(Forward\)\n\nExpect: x.ndim > 2\n'
+                       r'Actual: 2 <= 2'):
+        F.sum(x, axis=2)
+    with pytest.raises(InvalidType, match=r'Expect: x.ndim > 2\nActual: 2 <= 2'):
+        F.sum(x, axis=-3)
+    with pytest.raises(InvalidType, match=r'Mean \(Forward\)'):
+        F.mean(x, axis=5)

@@ -152,3 +152,32 @@ def test_second_order_through_gbeta_and_ggamma_only():
     gw, = chainer.grad([F.sum(gg)], [w])
     xhat = (x.array - x.array.mean(0)) / numpy.sqrt(x.array.var(0) + 2e-5)
     testing.assert_allclose(gw.array, xhat)
+
+
+def test_bits_match_chainer_order():
+    # Rounding orders checked against Chainer 7.8.1.
+    rs = numpy.random.RandomState(0)
+    f = numpy.float32
+    x = rs.randn(6, 5).astype(f)
+    g = (rs.rand(5) + 0.5).astype(f)
+    b = rs.randn(5).astype(f)
+    v = chainer.Variable(x)
+    y = F.batch_normalization(v, g, b)
+    mean, var = x.mean(axis=0), x.var(axis=0)
+    inv = f(1) / numpy.sqrt(var + f(2e-5))
+    xh = (x - mean) * inv
+    numpy.testing.assert_array_equal(y.array, g * xh + b)
+    gy = rs.randn(6, 5).astype(f)
+    y.grad = gy
+    y.backward()
+    gb, gg = gy.sum(axis=0), (gy * xh).sum(axis=0)
+    numpy.testing.assert_array_equal(
+        v.grad, (g * inv) * (gy - (xh * gg + gb) * f(1. / 6)))
+    m2 = rs.randn(5).astype(f)
+    v2 = (rs.rand(5) + 0.1).astype(f)
+    for dt in (numpy.float16, numpy.float32, numpy.float64):
+        a = [t.astype(dt) for t in (x, g, b, m2, v2)]
+        inv2 = numpy.sqrt(dt(1) / (a[4] + dt(2e-5)))
+        numpy.testing.assert_array_equal(
+            F.fixed_batch_normalization(*a).array,
+            a[1] * ((a[0] - a[3]) * inv2) + a[2])

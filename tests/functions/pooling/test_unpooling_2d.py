@@ -28,5 +28,5 @@ def test_unpooling_2d_gradients(kw):
 
 
 def test_errors():
-    with pytest.raises(InvalidType, match='x.ndim == 4'):
+    with pytest.raises(InvalidType, match=r'in_types\[0\]\.ndim == 4'):
         F.unpooling_2d(numpy.ones((1, 2, 2), numpy.float32), 2)
