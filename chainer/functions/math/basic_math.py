@@ -286,8 +286,8 @@ class DivFromConstant(FunctionNode):
 
     def backward(self, indexes, grad_outputs):
         x, = self.get_retained_inputs()
-        # d(c / x)/dx = -c / x^2
-        return grad_outputs[0] * (-self.value / (x * x)),
+        # d(c / x)/dx = -c / x^2, in Chainer's order of operations.
+        return (grad_outputs[0] * -self.value) / (x * x),
 
 
 # --- powers ---------------------------------------------------------------
@@ -310,9 +310,9 @@ class PowVarVar(FunctionNode):
         y, = self.get_retained_outputs()
         ret = []
         if 0 in indexes:
-            ret.append(gy * x1 * x0 ** (x1 - 1))
+            ret.append(gy * (x1 * x0 ** (x1 - 1)))
         if 1 in indexes:
-            ret.append(gy * y * log(x0))
+            ret.append(gy * (y * log(x0)))
         return tuple(ret)
 
 
