@@ -7,13 +7,14 @@
 """
 
 from chainer import optimizer
+from chainer.optimizers import _base
 
 _default_hyperparam = optimizer.Hyperparameter()
 _default_hyperparam.rho = 0.95
 _default_hyperparam.eps = 1e-6
 
 
-class AdaDeltaRule(optimizer.UpdateRule):
+class AdaDeltaRule(_base.ElementwiseRule):
     """The update rule of :class:`AdaDelta` (state: ``msg``, ``msdx``).
 
     Args:
@@ -23,23 +24,13 @@ class AdaDeltaRule(optimizer.UpdateRule):
         eps (float): Small value for numerical stability.
     """
 
-    is_elementwise = True
+    _defaults = _default_hyperparam
+    _zero_state = ('msg', 'msdx')
 
     def __init__(self, parent_hyperparam=None, rho=None, eps=None):
-        super().__init__(optimizer._parent_or(parent_hyperparam,
-                                              _default_hyperparam))
-        optimizer._set_given(self.hyperparam, rho=rho, eps=eps)
+        super().__init__(parent_hyperparam, rho=rho, eps=eps)
 
-    def init_state(self, param):
-        xp = param.xp
-        self.state['msg'] = xp.zeros_like(param.array)
-        self.state['msdx'] = xp.zeros_like(param.array)
-
-    def update_core_cpu(self, param):
-        grad = param.grad
-        if grad is None:
-            return
-        hp = self.hyperparam
+    def _update(self, param, grad, hp):
         xp = param.xp
         msg, msdx = self.state['msg'], self.state['msdx']
         msg *= hp.rho
@@ -49,10 +40,8 @@ class AdaDeltaRule(optimizer.UpdateRule):
         msdx += (1 - hp.rho) * dx * dx
         param.array -= dx
 
-    update_core_gpu = update_core_cpu
 
-
-class AdaDelta(optimizer.GradientMethod):
+class AdaDelta(_base.GradientMethod):
     """Zeiler's ADADELTA.
 
     Args:
@@ -60,14 +49,10 @@ class AdaDelta(optimizer.GradientMethod):
         eps (float): Small value for numerical stability.
     """
 
+    _rule = AdaDeltaRule
     rho = optimizer.HyperparameterProxy('rho')
     eps = optimizer.HyperparameterProxy('eps')
 
     def __init__(self, rho=_default_hyperparam.rho,
                  eps=_default_hyperparam.eps):
-        super().__init__()
-        self.hyperparam.rho = rho
-        self.hyperparam.eps = eps
-
-    def create_update_rule(self):
-        return AdaDeltaRule(self.hyperparam)
+        super().__init__(rho=rho, eps=eps)

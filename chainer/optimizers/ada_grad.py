@@ -5,13 +5,14 @@
 """
 
 from chainer import optimizer
+from chainer.optimizers import _base
 
 _default_hyperparam = optimizer.Hyperparameter()
 _default_hyperparam.lr = 0.001
 _default_hyperparam.eps = 1e-8
 
 
-class AdaGradRule(optimizer.UpdateRule):
+class AdaGradRule(_base.ElementwiseRule):
     """The update rule of :class:`AdaGrad` (state: ``h``).
 
     Args:
@@ -21,31 +22,21 @@ class AdaGradRule(optimizer.UpdateRule):
         eps (float): Small value for numerical stability.
     """
 
-    is_elementwise = True
+    _defaults = _default_hyperparam
+    _zero_state = ('h',)
 
     def __init__(self, parent_hyperparam=None, lr=None, eps=None):
-        super().__init__(optimizer._parent_or(parent_hyperparam,
-                                              _default_hyperparam))
-        optimizer._set_given(self.hyperparam, lr=lr, eps=eps)
+        super().__init__(parent_hyperparam, lr=lr, eps=eps)
 
-    def init_state(self, param):
-        self.state['h'] = param.xp.zeros_like(param.array)
-
-    def update_core_cpu(self, param):
-        grad = param.grad
-        if grad is None:
-            return
-        hp = self.hyperparam
+    def _update(self, param, grad, hp):
         h = self.state['h']
         h += grad * grad
         denom = param.xp.sqrt(h)
         denom += hp.eps
         param.array -= hp.lr * grad / denom
 
-    update_core_gpu = update_core_cpu
 
-
-class AdaGrad(optimizer.GradientMethod):
+class AdaGrad(_base.GradientMethod):
     """AdaGrad optimizer.
 
     Args:
@@ -53,14 +44,10 @@ class AdaGrad(optimizer.GradientMethod):
         eps (float): Small value for numerical stability.
     """
 
+    _rule = AdaGradRule
     lr = optimizer.HyperparameterProxy('lr')
     eps = optimizer.HyperparameterProxy('eps')
 
     def __init__(self, lr=_default_hyperparam.lr,
                  eps=_default_hyperparam.eps):
-        super().__init__()
-        self.hyperparam.lr = lr
-        self.hyperparam.eps = eps
-
-    def create_update_rule(self):
-        return AdaGradRule(self.hyperparam)
+        super().__init__(lr=lr, eps=eps)

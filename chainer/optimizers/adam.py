@@ -21,6 +21,7 @@ import warnings
 import numpy
 
 from chainer import optimizer
+from chainer.optimizers import _base
 
 _default_hyperparam = optimizer.Hyperparameter()
 _default_hyperparam.alpha = 0.001
@@ -45,7 +46,7 @@ def _learning_rate(hp, t):
     return hp.alpha * math.sqrt(fix2) / fix1
 
 
-class AdamRule(optimizer.UpdateRule):
+class AdamRule(_base.ElementwiseRule):
     """The update rule of :class:`Adam` and its variants (state: ``m``,
     ``v``, and ``vhat`` with ``amsgrad``).
 
@@ -64,33 +65,26 @@ class AdamRule(optimizer.UpdateRule):
         gamma (float): AdaBound's convergence speed of the bounds.
     """
 
-    is_elementwise = True
+    _defaults = _default_hyperparam
+    _zero_state = ('m', 'v')
 
     def __init__(self, parent_hyperparam=None, alpha=None, beta1=None,
                  beta2=None, eps=None, eta=None, weight_decay_rate=None,
                  amsgrad=None, adabound=None, final_lr=None, gamma=None):
-        super().__init__(optimizer._parent_or(parent_hyperparam,
-                                              _default_hyperparam))
-        optimizer._set_given(
-            self.hyperparam, alpha=alpha, beta1=beta1, beta2=beta2, eps=eps,
+        super().__init__(
+            parent_hyperparam, alpha=alpha, beta1=beta1, beta2=beta2, eps=eps,
             eta=eta, weight_decay_rate=weight_decay_rate, amsgrad=amsgrad,
             adabound=adabound, final_lr=final_lr, gamma=gamma)
         self.initial_alpha = None
 
     def init_state(self, param):
-        xp = param.xp
-        self.state['m'] = xp.zeros_like(param.array)
-        self.state['v'] = xp.zeros_like(param.array)
+        super().init_state(param)
         if self.hyperparam.amsgrad:
-            self.state['vhat'] = xp.zeros_like(param.array)
+            self.state['vhat'] = param.xp.zeros_like(param.array)
         if self.hyperparam.adabound:
             self.initial_alpha = self.hyperparam.alpha
 
-    def update_core_cpu(self, param):
-        grad = param.grad
-        if grad is None:
-            return
-        hp = self.hyperparam
+    def _update(self, param, grad, hp):
         xp = param.xp
         dtype = grad.dtype
         # float16 moments are accumulated and used in float32 arithmetic
@@ -113,8 +107,6 @@ class AdamRule(optimizer.UpdateRule):
         update = hp.eta * (step * new_m +
                            hp.weight_decay_rate * param.array)
         param.array -= update.astype(param.array.dtype, copy=False)
-
-    update_core_gpu = update_core_cpu
 
     @property
     def alpha_t(self):
@@ -148,7 +140,7 @@ class AdamRule(optimizer.UpdateRule):
         return lower, upper
 
 
-class Adam(optimizer.GradientMethod):
+class Adam(_base.GradientMethod):
     """Adam optimizer (Kingma and Ba, 2015), with optional decoupled weight
     decay, AMSGrad and AdaBound.
 
@@ -167,6 +159,7 @@ class Adam(optimizer.GradientMethod):
         gamma (float): AdaBound's convergence speed of the bounds.
     """
 
+    _rule = AdamRule
     alpha = optimizer.HyperparameterProxy('alpha')
     beta1 = optimizer.HyperparameterProxy('beta1')
     beta2 = optimizer.HyperparameterProxy('beta2')
@@ -189,21 +182,10 @@ class Adam(optimizer.GradientMethod):
                  adabound=_default_hyperparam.adabound,
                  final_lr=_default_hyperparam.final_lr,
                  gamma=_default_hyperparam.gamma):
-        super().__init__()
-        hp = self.hyperparam
-        hp.alpha = alpha
-        hp.beta1 = beta1
-        hp.beta2 = beta2
-        hp.eps = eps
-        hp.eta = eta
-        hp.weight_decay_rate = weight_decay_rate
-        hp.amsgrad = amsgrad
-        hp.adabound = adabound
-        hp.final_lr = final_lr
-        hp.gamma = gamma
-
-    def create_update_rule(self):
-        return AdamRule(self.hyperparam)
+        super().__init__(
+            alpha=alpha, beta1=beta1, beta2=beta2, eps=eps, eta=eta,
+            weight_decay_rate=weight_decay_rate, amsgrad=amsgrad,
+            adabound=adabound, final_lr=final_lr, gamma=gamma)
 
     @property
     def alpha_t(self):

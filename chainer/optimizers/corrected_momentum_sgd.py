@@ -6,13 +6,14 @@ correction of Goyal et al., "Accurate, Large Minibatch SGD", 2017).
 """
 
 from chainer import optimizer
+from chainer.optimizers import momentum_sgd
 
 _default_hyperparam = optimizer.Hyperparameter()
 _default_hyperparam.lr = 0.01
 _default_hyperparam.momentum = 0.9
 
 
-class CorrectedMomentumSGDRule(optimizer.UpdateRule):
+class CorrectedMomentumSGDRule(momentum_sgd._MomentumRule):
     """The update rule of :class:`CorrectedMomentumSGD` (state: ``v``).
 
     Args:
@@ -22,30 +23,16 @@ class CorrectedMomentumSGDRule(optimizer.UpdateRule):
         momentum (float): Exponential decay rate of the velocity.
     """
 
-    is_elementwise = True
+    _defaults = _default_hyperparam
 
-    def __init__(self, parent_hyperparam=None, lr=None, momentum=None):
-        super().__init__(optimizer._parent_or(parent_hyperparam,
-                                              _default_hyperparam))
-        optimizer._set_given(self.hyperparam, lr=lr, momentum=momentum)
-
-    def init_state(self, param):
-        self.state['v'] = param.xp.zeros_like(param.array)
-
-    def update_core_cpu(self, param):
-        grad = param.grad
-        if grad is None:
-            return
-        hp = self.hyperparam
+    def _update(self, param, grad, hp):
         v = self.state['v']
         v *= hp.momentum
         v -= grad
         param.array += hp.lr * v
 
-    update_core_gpu = update_core_cpu
 
-
-class CorrectedMomentumSGD(optimizer.GradientMethod):
+class CorrectedMomentumSGD(momentum_sgd._MomentumMethod):
     """Momentum SGD whose velocity does not include the learning rate.
 
     Args:
@@ -53,14 +40,4 @@ class CorrectedMomentumSGD(optimizer.GradientMethod):
         momentum (float): Exponential decay rate of the velocity.
     """
 
-    lr = optimizer.HyperparameterProxy('lr')
-    momentum = optimizer.HyperparameterProxy('momentum')
-
-    def __init__(self, lr=_default_hyperparam.lr,
-                 momentum=_default_hyperparam.momentum):
-        super().__init__()
-        self.hyperparam.lr = lr
-        self.hyperparam.momentum = momentum
-
-    def create_update_rule(self):
-        return CorrectedMomentumSGDRule(self.hyperparam)
+    _rule = CorrectedMomentumSGDRule

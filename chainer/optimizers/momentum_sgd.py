@@ -1,13 +1,34 @@
 """Momentum SGD: ``v = momentum * v - lr * grad; param += v``."""
 
 from chainer import optimizer
+from chainer.optimizers import _base
 
 _default_hyperparam = optimizer.Hyperparameter()
 _default_hyperparam.lr = 0.01
 _default_hyperparam.momentum = 0.9
 
 
-class MomentumSGDRule(optimizer.UpdateRule):
+class _MomentumRule(_base.ElementwiseRule):
+    # The hyperparameters and the velocity ``v`` of the momentum rules
+    # (also of NesterovAG and CorrectedMomentumSGD).
+
+    _zero_state = ('v',)
+
+    def __init__(self, parent_hyperparam=None, lr=None, momentum=None):
+        super().__init__(parent_hyperparam, lr=lr, momentum=momentum)
+
+
+class _MomentumMethod(_base.GradientMethod):
+
+    lr = optimizer.HyperparameterProxy('lr')
+    momentum = optimizer.HyperparameterProxy('momentum')
+
+    def __init__(self, lr=_default_hyperparam.lr,
+                 momentum=_default_hyperparam.momentum):
+        super().__init__(lr=lr, momentum=momentum)
+
+
+class MomentumSGDRule(_MomentumRule):
     """The update rule of :class:`MomentumSGD` (state: ``v``).
 
     Args:
@@ -17,30 +38,16 @@ class MomentumSGDRule(optimizer.UpdateRule):
         momentum (float): Exponential decay rate of the velocity.
     """
 
-    is_elementwise = True
+    _defaults = _default_hyperparam
 
-    def __init__(self, parent_hyperparam=None, lr=None, momentum=None):
-        super().__init__(optimizer._parent_or(parent_hyperparam,
-                                              _default_hyperparam))
-        optimizer._set_given(self.hyperparam, lr=lr, momentum=momentum)
-
-    def init_state(self, param):
-        self.state['v'] = param.xp.zeros_like(param.array)
-
-    def update_core_cpu(self, param):
-        grad = param.grad
-        if grad is None:
-            return
-        hp = self.hyperparam
+    def _update(self, param, grad, hp):
         v = self.state['v']
         v *= hp.momentum
         v -= hp.lr * grad
         param.array += v
 
-    update_core_gpu = update_core_cpu
 
-
-class MomentumSGD(optimizer.GradientMethod):
+class MomentumSGD(_MomentumMethod):
     """Classical momentum SGD.
 
     Args:
@@ -48,14 +55,4 @@ class MomentumSGD(optimizer.GradientMethod):
         momentum (float): Exponential decay rate of the velocity.
     """
 
-    lr = optimizer.HyperparameterProxy('lr')
-    momentum = optimizer.HyperparameterProxy('momentum')
-
-    def __init__(self, lr=_default_hyperparam.lr,
-                 momentum=_default_hyperparam.momentum):
-        super().__init__()
-        self.hyperparam.lr = lr
-        self.hyperparam.momentum = momentum
-
-    def create_update_rule(self):
-        return MomentumSGDRule(self.hyperparam)
+    _rule = MomentumSGDRule

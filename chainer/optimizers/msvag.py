@@ -13,6 +13,7 @@ elementwise by an estimate of the gradient's relative variance::
 import numpy
 
 from chainer import optimizer
+from chainer.optimizers import _base
 
 _default_hyperparam = optimizer.Hyperparameter()
 _default_hyperparam.lr = 0.1
@@ -21,7 +22,7 @@ _default_hyperparam.eta = 1.0
 _default_hyperparam.weight_decay_rate = 0
 
 
-class MSVAGRule(optimizer.UpdateRule):
+class MSVAGRule(_base.ElementwiseRule):
     """The update rule of :class:`MSVAG` (state: ``m``, ``v``).
 
     Args:
@@ -33,25 +34,15 @@ class MSVAGRule(optimizer.UpdateRule):
         weight_decay_rate (float): Decoupled weight decay rate.
     """
 
-    is_elementwise = True
+    _defaults = _default_hyperparam
+    _zero_state = ('m', 'v')
 
     def __init__(self, parent_hyperparam=None, lr=None, beta=None,
                  eta=None, weight_decay_rate=None):
-        super().__init__(optimizer._parent_or(parent_hyperparam,
-                                              _default_hyperparam))
-        optimizer._set_given(self.hyperparam, lr=lr, beta=beta, eta=eta,
-                             weight_decay_rate=weight_decay_rate)
+        super().__init__(parent_hyperparam, lr=lr, beta=beta, eta=eta,
+                         weight_decay_rate=weight_decay_rate)
 
-    def init_state(self, param):
-        xp = param.xp
-        self.state['m'] = xp.zeros_like(param.array)
-        self.state['v'] = xp.zeros_like(param.array)
-
-    def update_core_cpu(self, param):
-        grad = param.grad
-        if grad is None:
-            return
-        hp = self.hyperparam
+    def _update(self, param, grad, hp):
         xp = param.xp
         beta = hp.beta
         m, v = self.state['m'], self.state['v']
@@ -73,10 +64,8 @@ class MSVAGRule(optimizer.UpdateRule):
         param.array -= hp.eta * (hp.lr * factor * mt +
                                  hp.weight_decay_rate * param.array)
 
-    update_core_gpu = update_core_cpu
 
-
-class MSVAG(optimizer.GradientMethod):
+class MSVAG(_base.GradientMethod):
     """M-SVAG optimizer.
 
     Args:
@@ -86,6 +75,7 @@ class MSVAG(optimizer.GradientMethod):
         weight_decay_rate (float): Decoupled weight decay rate.
     """
 
+    _rule = MSVAGRule
     lr = optimizer.HyperparameterProxy('lr')
     beta = optimizer.HyperparameterProxy('beta')
     eta = optimizer.HyperparameterProxy('eta')
@@ -94,13 +84,5 @@ class MSVAG(optimizer.GradientMethod):
     def __init__(self, lr=_default_hyperparam.lr,
                  beta=_default_hyperparam.beta, eta=_default_hyperparam.eta,
                  weight_decay_rate=_default_hyperparam.weight_decay_rate):
-        super().__init__()
-        self.hyperparam.lr = lr
-        self.hyperparam.beta = beta
-        self.hyperparam.eta = eta
-        self.hyperparam.weight_decay_rate = weight_decay_rate
-
-    def create_update_rule(self):
-        return MSVAGRule(self.hyperparam)
-
-
+        super().__init__(lr=lr, beta=beta, eta=eta,
+                         weight_decay_rate=weight_decay_rate)

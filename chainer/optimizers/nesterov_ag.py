@@ -7,13 +7,14 @@ gradient at the current parameter::
 """
 
 from chainer import optimizer
+from chainer.optimizers import momentum_sgd
 
 _default_hyperparam = optimizer.Hyperparameter()
 _default_hyperparam.lr = 0.01
 _default_hyperparam.momentum = 0.9
 
 
-class NesterovAGRule(optimizer.UpdateRule):
+class NesterovAGRule(momentum_sgd._MomentumRule):
     """The update rule of :class:`NesterovAG` (state: ``v``).
 
     Args:
@@ -23,21 +24,9 @@ class NesterovAGRule(optimizer.UpdateRule):
         momentum (float): Exponential decay rate of the velocity.
     """
 
-    is_elementwise = True
+    _defaults = _default_hyperparam
 
-    def __init__(self, parent_hyperparam=None, lr=None, momentum=None):
-        super().__init__(optimizer._parent_or(parent_hyperparam,
-                                              _default_hyperparam))
-        optimizer._set_given(self.hyperparam, lr=lr, momentum=momentum)
-
-    def init_state(self, param):
-        self.state['v'] = param.xp.zeros_like(param.array)
-
-    def update_core_cpu(self, param):
-        grad = param.grad
-        if grad is None:
-            return
-        hp = self.hyperparam
+    def _update(self, param, grad, hp):
         lr, momentum = hp.lr, hp.momentum
         v = self.state['v']
         v *= momentum
@@ -45,10 +34,8 @@ class NesterovAGRule(optimizer.UpdateRule):
         param.array += momentum * momentum * v
         param.array -= (1 + momentum) * lr * grad
 
-    update_core_gpu = update_core_cpu
 
-
-class NesterovAG(optimizer.GradientMethod):
+class NesterovAG(momentum_sgd._MomentumMethod):
     """Nesterov's accelerated gradient.
 
     Args:
@@ -56,14 +43,4 @@ class NesterovAG(optimizer.GradientMethod):
         momentum (float): Exponential decay rate of the velocity.
     """
 
-    lr = optimizer.HyperparameterProxy('lr')
-    momentum = optimizer.HyperparameterProxy('momentum')
-
-    def __init__(self, lr=_default_hyperparam.lr,
-                 momentum=_default_hyperparam.momentum):
-        super().__init__()
-        self.hyperparam.lr = lr
-        self.hyperparam.momentum = momentum
-
-    def create_update_rule(self):
-        return NesterovAGRule(self.hyperparam)
+    _rule = NesterovAGRule

@@ -5,6 +5,7 @@
 """
 
 from chainer import optimizer
+from chainer.optimizers import _base
 
 _default_hyperparam = optimizer.Hyperparameter()
 _default_hyperparam.lr = 0.01
@@ -13,7 +14,7 @@ _default_hyperparam.eps = 1e-8
 _default_hyperparam.eps_inside_sqrt = False
 
 
-class RMSpropRule(optimizer.UpdateRule):
+class RMSpropRule(_base.ElementwiseRule):
     """The update rule of :class:`RMSprop` (state: ``ms``).
 
     Args:
@@ -25,23 +26,15 @@ class RMSpropRule(optimizer.UpdateRule):
         eps_inside_sqrt (bool): Add ``eps`` inside the square root.
     """
 
-    is_elementwise = True
+    _defaults = _default_hyperparam
+    _zero_state = ('ms',)
 
     def __init__(self, parent_hyperparam=None, lr=None, alpha=None,
                  eps=None, eps_inside_sqrt=None):
-        super().__init__(optimizer._parent_or(parent_hyperparam,
-                                              _default_hyperparam))
-        optimizer._set_given(self.hyperparam, lr=lr, alpha=alpha, eps=eps,
-                             eps_inside_sqrt=eps_inside_sqrt)
+        super().__init__(parent_hyperparam, lr=lr, alpha=alpha, eps=eps,
+                         eps_inside_sqrt=eps_inside_sqrt)
 
-    def init_state(self, param):
-        self.state['ms'] = param.xp.zeros_like(param.array)
-
-    def update_core_cpu(self, param):
-        grad = param.grad
-        if grad is None:
-            return
-        hp = self.hyperparam
+    def _update(self, param, grad, hp):
         eps = grad.dtype.type(hp.eps)
         if hp.eps != 0 and eps == 0:
             raise ValueError(
@@ -58,10 +51,8 @@ class RMSpropRule(optimizer.UpdateRule):
             denom += eps
         param.array -= hp.lr * grad / denom
 
-    update_core_gpu = update_core_cpu
 
-
-class RMSprop(optimizer.GradientMethod):
+class RMSprop(_base.GradientMethod):
     """RMSprop optimizer.
 
     Args:
@@ -72,6 +63,7 @@ class RMSprop(optimizer.GradientMethod):
             TensorFlow does) instead of outside.
     """
 
+    _rule = RMSpropRule
     lr = optimizer.HyperparameterProxy('lr')
     alpha = optimizer.HyperparameterProxy('alpha')
     eps = optimizer.HyperparameterProxy('eps')
@@ -80,13 +72,5 @@ class RMSprop(optimizer.GradientMethod):
     def __init__(self, lr=_default_hyperparam.lr,
                  alpha=_default_hyperparam.alpha, eps=_default_hyperparam.eps,
                  eps_inside_sqrt=_default_hyperparam.eps_inside_sqrt):
-        super().__init__()
-        self.hyperparam.lr = lr
-        self.hyperparam.alpha = alpha
-        self.hyperparam.eps = eps
-        self.hyperparam.eps_inside_sqrt = eps_inside_sqrt
-
-    def create_update_rule(self):
-        return RMSpropRule(self.hyperparam)
-
-
+        super().__init__(lr=lr, alpha=alpha, eps=eps,
+                         eps_inside_sqrt=eps_inside_sqrt)

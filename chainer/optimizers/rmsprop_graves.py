@@ -8,6 +8,7 @@ Networks", 2013), which centres the second moment and adds momentum::
 """
 
 from chainer import optimizer
+from chainer.optimizers import _base
 
 _default_hyperparam = optimizer.Hyperparameter()
 _default_hyperparam.lr = 1e-4
@@ -16,7 +17,7 @@ _default_hyperparam.momentum = 0.9
 _default_hyperparam.eps = 1e-4
 
 
-class RMSpropGravesRule(optimizer.UpdateRule):
+class RMSpropGravesRule(_base.ElementwiseRule):
     """The update rule of :class:`RMSpropGraves` (state: ``n``, ``g``,
     ``delta``).
 
@@ -29,26 +30,15 @@ class RMSpropGravesRule(optimizer.UpdateRule):
         eps (float): Small value for numerical stability.
     """
 
-    is_elementwise = True
+    _defaults = _default_hyperparam
+    _zero_state = ('n', 'g', 'delta')
 
     def __init__(self, parent_hyperparam=None, lr=None, alpha=None,
                  momentum=None, eps=None):
-        super().__init__(optimizer._parent_or(parent_hyperparam,
-                                              _default_hyperparam))
-        optimizer._set_given(self.hyperparam, lr=lr, alpha=alpha,
-                             momentum=momentum, eps=eps)
+        super().__init__(parent_hyperparam, lr=lr, alpha=alpha,
+                         momentum=momentum, eps=eps)
 
-    def init_state(self, param):
-        xp = param.xp
-        self.state['n'] = xp.zeros_like(param.array)
-        self.state['g'] = xp.zeros_like(param.array)
-        self.state['delta'] = xp.zeros_like(param.array)
-
-    def update_core_cpu(self, param):
-        grad = param.grad
-        if grad is None:
-            return
-        hp = self.hyperparam
+    def _update(self, param, grad, hp):
         xp = param.xp
         n, g, delta = self.state['n'], self.state['g'], self.state['delta']
         n *= hp.alpha
@@ -59,10 +49,8 @@ class RMSpropGravesRule(optimizer.UpdateRule):
         delta -= hp.lr * grad / xp.sqrt(n - g * g + hp.eps)
         param.array += delta
 
-    update_core_gpu = update_core_cpu
 
-
-class RMSpropGraves(optimizer.GradientMethod):
+class RMSpropGraves(_base.GradientMethod):
     """Alex Graves's centred RMSprop with momentum.
 
     Args:
@@ -72,6 +60,7 @@ class RMSpropGraves(optimizer.GradientMethod):
         eps (float): Small value for numerical stability.
     """
 
+    _rule = RMSpropGravesRule
     lr = optimizer.HyperparameterProxy('lr')
     alpha = optimizer.HyperparameterProxy('alpha')
     momentum = optimizer.HyperparameterProxy('momentum')
@@ -81,11 +70,4 @@ class RMSpropGraves(optimizer.GradientMethod):
                  alpha=_default_hyperparam.alpha,
                  momentum=_default_hyperparam.momentum,
                  eps=_default_hyperparam.eps):
-        super().__init__()
-        self.hyperparam.lr = lr
-        self.hyperparam.alpha = alpha
-        self.hyperparam.momentum = momentum
-        self.hyperparam.eps = eps
-
-    def create_update_rule(self):
-        return RMSpropGravesRule(self.hyperparam)
+        super().__init__(lr=lr, alpha=alpha, momentum=momentum, eps=eps)

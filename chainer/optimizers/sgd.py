@@ -1,12 +1,13 @@
 """Stochastic gradient descent: ``param -= lr * grad``."""
 
 from chainer import optimizer
+from chainer.optimizers import _base
 
 _default_hyperparam = optimizer.Hyperparameter()
 _default_hyperparam.lr = 0.01
 
 
-class SGDRule(optimizer.UpdateRule):
+class SGDRule(_base.ElementwiseRule):
     """The update rule of :class:`SGD`.
 
     Args:
@@ -15,24 +16,16 @@ class SGDRule(optimizer.UpdateRule):
         lr (float): Learning rate.
     """
 
-    is_elementwise = True
+    _defaults = _default_hyperparam
 
     def __init__(self, parent_hyperparam=None, lr=None):
-        super().__init__(optimizer._parent_or(parent_hyperparam,
-                                              _default_hyperparam))
-        if lr is not None:
-            self.hyperparam.lr = lr
+        super().__init__(parent_hyperparam, lr=lr)
 
-    def update_core_cpu(self, param):
-        grad = param.grad
-        if grad is None:
-            return
-        param.array -= self.hyperparam.lr * grad
-
-    update_core_gpu = update_core_cpu
+    def _update(self, param, grad, hp):
+        param.array -= hp.lr * grad
 
 
-class SGD(optimizer.GradientMethod):
+class SGD(_base.GradientMethod):
     """Vanilla stochastic gradient descent.
 
     Args:
@@ -50,11 +43,8 @@ class SGD(optimizer.GradientMethod):
     array([0.8], dtype=float32)
     """
 
+    _rule = SGDRule
     lr = optimizer.HyperparameterProxy('lr')
 
     def __init__(self, lr=_default_hyperparam.lr):
-        super().__init__()
-        self.hyperparam.lr = lr
-
-    def create_update_rule(self):
-        return SGDRule(self.hyperparam)
+        super().__init__(lr=lr)

@@ -10,13 +10,14 @@
 """
 
 from chainer import optimizer
+from chainer.optimizers import _base
 
 _default_hyperparam = optimizer.Hyperparameter()
 _default_hyperparam.lr = 0.001
 _default_hyperparam.eps = 1e-16
 
 
-class SMORMS3Rule(optimizer.UpdateRule):
+class SMORMS3Rule(_base.ElementwiseRule):
     """The update rule of :class:`SMORMS3` (state: ``mem``, ``g``, ``g2``).
 
     Args:
@@ -26,24 +27,17 @@ class SMORMS3Rule(optimizer.UpdateRule):
         eps (float): Small value for numerical stability.
     """
 
-    is_elementwise = True
+    _defaults = _default_hyperparam
+    _zero_state = ('g', 'g2')
 
     def __init__(self, parent_hyperparam=None, lr=None, eps=None):
-        super().__init__(optimizer._parent_or(parent_hyperparam,
-                                              _default_hyperparam))
-        optimizer._set_given(self.hyperparam, lr=lr, eps=eps)
+        super().__init__(parent_hyperparam, lr=lr, eps=eps)
 
     def init_state(self, param):
-        xp = param.xp
-        self.state['mem'] = xp.ones_like(param.array)
-        self.state['g'] = xp.zeros_like(param.array)
-        self.state['g2'] = xp.zeros_like(param.array)
+        self.state['mem'] = param.xp.ones_like(param.array)
+        super().init_state(param)
 
-    def update_core_cpu(self, param):
-        grad = param.grad
-        if grad is None:
-            return
-        hp = self.hyperparam
+    def _update(self, param, grad, hp):
         xp = param.xp
         mem, g, g2 = self.state['mem'], self.state['g'], self.state['g2']
         r = 1 / (mem + 1)
@@ -53,10 +47,8 @@ class SMORMS3Rule(optimizer.UpdateRule):
         param.array -= grad * xp.minimum(x, hp.lr) / (xp.sqrt(g2) + hp.eps)
         mem[...] = 1 + mem * (1 - x)
 
-    update_core_gpu = update_core_cpu
 
-
-class SMORMS3(optimizer.GradientMethod):
+class SMORMS3(_base.GradientMethod):
     """Simon Funk's SMORMS3.
 
     Args:
@@ -64,14 +56,10 @@ class SMORMS3(optimizer.GradientMethod):
         eps (float): Small value for numerical stability.
     """
 
+    _rule = SMORMS3Rule
     lr = optimizer.HyperparameterProxy('lr')
     eps = optimizer.HyperparameterProxy('eps')
 
     def __init__(self, lr=_default_hyperparam.lr,
                  eps=_default_hyperparam.eps):
-        super().__init__()
-        self.hyperparam.lr = lr
-        self.hyperparam.eps = eps
-
-    def create_update_rule(self):
-        return SMORMS3Rule(self.hyperparam)
+        super().__init__(lr=lr, eps=eps)

@@ -19,20 +19,27 @@ def _check_pair(func, x1, x2):
                                   names=('x1', 'x2')) from None
 
 
-class Maximum(FunctionNode):
+class _PairSelectorBase(FunctionNode):
+    """Maximum/Minimum: ``_select(xp, x1, x2)`` returns where ``x1`` is
+    selected (the gradient goes there) and the output."""
 
     def forward(self, inputs):
         x1, x2 = inputs
         _check_pair(self, x1, x2)
-        xp = backend.get_array_module(x1)
-        # Ties send the gradient to x1, as in Chainer.
-        self._mask = x1 >= x2
-        return xp.maximum(x1, x2),
+        self._mask, y = self._select(backend.get_array_module(x1), x1, x2)
+        return y,
 
     def backward(self, indexes, grad_outputs):
         gy, = grad_outputs
         m = self._mask
         return tuple([gy * m if i == 0 else gy * ~m for i in indexes])
+
+
+class Maximum(_PairSelectorBase):
+
+    def _select(self, xp, x1, x2):
+        # Ties send the gradient to x1, as in Chainer.
+        return x1 >= x2, xp.maximum(x1, x2)
 
 
 def maximum(x1, x2):

@@ -1,24 +1,13 @@
 """Elementwise minimum of two variables."""
 
-from chainer import backend
-from chainer.function_node import FunctionNode
-from chainer.functions.math.maximum import _check_pair
+from chainer.functions.math.maximum import _PairSelectorBase
 
 
-class Minimum(FunctionNode):
+class Minimum(_PairSelectorBase):
 
-    def forward(self, inputs):
-        x1, x2 = inputs
-        _check_pair(self, x1, x2)
-        xp = backend.get_array_module(x1)
+    def _select(self, xp, x1, x2):
         # Ties send the gradient to x1, as in Chainer.
-        self._mask = x1 <= x2
-        return xp.minimum(x1, x2),
-
-    def backward(self, indexes, grad_outputs):
-        gy, = grad_outputs
-        m = self._mask
-        return tuple([gy * m if i == 0 else gy * ~m for i in indexes])
+        return x1 <= x2, xp.minimum(x1, x2)
 
 
 def minimum(x1, x2):

@@ -159,13 +159,48 @@ class ROIPlanApply(FunctionNode):
 
 
 class ROIFunctionBase(FunctionNode):
-    """A RoI op of ``(x, rois[, roi_indices])``: a subclass's ``forward``
-    sets ``self.plan``, ``self._x_shape`` and ``self.outsize``."""
+    """A RoI op of ``(x, rois, roi_indices)``: a subclass's ``_pool(x,
+    rois, roi_indices)`` returns the output and its plan, whose adjoint is
+    the gradient in ``x``."""
+
+    def __init__(self, outsize, spatial_scale):
+        self.outh, self.outw = self.outsize = parse_outsize(outsize)
+        self.spatial_scale = parse_spatial_scale(spatial_scale)
+
+    def forward(self, inputs):
+        x, rois, roi_indices = inputs
+        check_inputs(self, x, rois, roi_indices)
+        self._x_shape = x.shape
+        y, self.plan = self._pool(x, rois, roi_indices)
+        return y,
 
     def backward(self, indexes, grad_outputs):
         gx, = ROIPlanGrad(self.plan, self._x_shape, self.outsize).apply(
             grad_outputs)
         return (gx,) + (None,) * (len(self.inputs) - 1)
+
+
+class ROIPoolingBase(ROIFunctionBase):
+    """``_mode`` ('max' or 'avg') of the integer bins of
+    :func:`pooling_bins`; an empty max bin gives ``-inf``."""
+
+    def _pool(self, x, rois, roi_indices):
+        bins = pooling_bins(x, rois, self.outsize, self.spatial_scale, 0)
+        return bin_pool(x, roi_indices, *bins, self._mode, -numpy.inf)
+
+
+class ROIAlignBase(ROIFunctionBase):
+    """``_mode`` ('max' or 'avg') of the bilinear samples of
+    :func:`align_pool`."""
+
+    def __init__(self, outsize, spatial_scale, sampling_ratio=None):
+        super().__init__(outsize, spatial_scale)
+        self.sampling_ratio = parse_sampling_ratio(sampling_ratio)
+
+    def _pool(self, x, rois, roi_indices):
+        return align_pool(x, rois, roi_indices, self.outsize,
+                          self.spatial_scale, self.sampling_ratio,
+                          self._mode)
 
 
 # --- geometry --------------------------------------------------------------

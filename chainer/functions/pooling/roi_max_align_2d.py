@@ -3,22 +3,10 @@
 from chainer.functions.pooling import _roi
 
 
-class ROIMaxAlign2D(_roi.ROIFunctionBase):
+class ROIMaxAlign2D(_roi.ROIAlignBase):
     """RoI max align of ``(x, rois, roi_indices)``."""
 
-    def __init__(self, outsize, spatial_scale, sampling_ratio=None):
-        self.outh, self.outw = self.outsize = _roi.parse_outsize(outsize)
-        self.spatial_scale = _roi.parse_spatial_scale(spatial_scale)
-        self.sampling_ratio = _roi.parse_sampling_ratio(sampling_ratio)
-
-    def forward(self, inputs):
-        x, rois, roi_indices = inputs
-        _roi.check_inputs(self, x, rois, roi_indices)
-        self._x_shape = x.shape
-        y, self.plan = _roi.align_pool(
-            x, rois, roi_indices, self.outsize, self.spatial_scale,
-            self.sampling_ratio, 'max')
-        return y,
+    _mode = 'max'
 
 
 def roi_max_align_2d(x, rois, roi_indices, outsize, spatial_scale,

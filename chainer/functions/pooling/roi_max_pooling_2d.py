@@ -1,25 +1,12 @@
 """``F.roi_max_pooling_2d``: the maximum of each bin of each RoI."""
 
-import numpy
-
 from chainer.functions.pooling import _roi
 
 
-class ROIMaxPooling2D(_roi.ROIFunctionBase):
+class ROIMaxPooling2D(_roi.ROIPoolingBase):
     """RoI max pooling of ``(x, rois, roi_indices)``."""
 
-    def __init__(self, outsize, spatial_scale):
-        self.outh, self.outw = self.outsize = _roi.parse_outsize(outsize)
-        self.spatial_scale = _roi.parse_spatial_scale(spatial_scale)
-
-    def forward(self, inputs):
-        x, rois, roi_indices = inputs
-        _roi.check_inputs(self, x, rois, roi_indices)
-        self._x_shape = x.shape
-        bins = _roi.pooling_bins(x, rois, self.outsize, self.spatial_scale, 0)
-        y, self.plan = _roi.bin_pool(x, roi_indices, *bins, 'max',
-                                     -numpy.inf)
-        return y,
+    _mode = 'max'
 
 
 def roi_max_pooling_2d(x, rois, roi_indices, outsize, spatial_scale):

@@ -10,9 +10,7 @@ class ROIPooling2D(_roi.ROIFunctionBase):
     ``(batch_index, x_min, y_min, x_max, y_max)``."""
 
     def __init__(self, outh, outw, spatial_scale):
-        self.outh, self.outw = self.outsize = _roi.parse_outsize(
-            (outh, outw))
-        self.spatial_scale = _roi.parse_spatial_scale(spatial_scale)
+        super().__init__((outh, outw), spatial_scale)
 
     def forward(self, inputs):
         x, rois = inputs

@@ -8,7 +8,35 @@ from chainer.links.connection.convolution_2d import _bias, _check_groups
 from chainer.utils import conv_nd
 
 
-class ConvolutionND(link.Link):
+class _LinkND(link.Link):
+    # The attributes and parameters ConvolutionND and DeconvolutionND share:
+    # ``W`` of ``_W_shape(in_channels)`` (made on the first forward when
+    # ``in_channels`` is None) and the bias ``b`` ``(out_channels,)``.
+
+    def __init__(self, ndim, in_channels, out_channels, ksize, stride, pad,
+                 nobias, initialW, initial_bias, dilate, groups):
+        super().__init__()
+        if ksize is None:
+            out_channels, ksize, in_channels = in_channels, out_channels, None
+        self.out_channels = out_channels
+        self.ksize = conv_nd.as_tuple(ksize, ndim)
+        self.stride = stride
+        self.pad = pad
+        self.dilate = conv_nd.as_tuple(dilate, ndim)
+        self.groups = int(groups)
+        with self.init_scope():
+            self.W = variable.Parameter(
+                initializers._get_initializer(initialW))
+            if in_channels is not None:
+                self._initialize_params(in_channels)
+            self.b = _bias(nobias, initial_bias, out_channels)
+
+    def _initialize_params(self, in_channels):
+        _check_groups(in_channels, self.out_channels, self.groups)
+        self.W.initialize(self._W_shape(in_channels))
+
+
+class ConvolutionND(_LinkND):
     """N-dimensional convolution layer.
 
     Wraps :func:`~chainer.functions.convolution_nd` with the filter ``W``
@@ -39,27 +67,12 @@ class ConvolutionND(link.Link):
     def __init__(self, ndim, in_channels, out_channels, ksize=None, stride=1,
                  pad=0, nobias=False, initialW=None, initial_bias=None,
                  cover_all=False, dilate=1, groups=1):
-        super().__init__()
-        if ksize is None:
-            out_channels, ksize, in_channels = in_channels, out_channels, None
-        self.out_channels = out_channels
-        self.ksize = conv_nd.as_tuple(ksize, ndim)
-        self.stride = stride
-        self.pad = pad
+        super().__init__(ndim, in_channels, out_channels, ksize, stride, pad,
+                         nobias, initialW, initial_bias, dilate, groups)
         self.cover_all = cover_all
-        self.dilate = conv_nd.as_tuple(dilate, ndim)
-        self.groups = int(groups)
-        with self.init_scope():
-            self.W = variable.Parameter(
-                initializers._get_initializer(initialW))
-            if in_channels is not None:
-                self._initialize_params(in_channels)
-            self.b = _bias(nobias, initial_bias, out_channels)
 
-    def _initialize_params(self, in_channels):
-        _check_groups(in_channels, self.out_channels, self.groups)
-        self.W.initialize(
-            (self.out_channels, in_channels // self.groups) + self.ksize)
+    def _W_shape(self, in_channels):
+        return (self.out_channels, in_channels // self.groups) + self.ksize
 
     @classmethod
     def _from_W(cls, W, **kwargs):

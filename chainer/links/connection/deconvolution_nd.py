@@ -1,14 +1,10 @@
 """``L.DeconvolutionND`` and its 1-D and 3-D forms."""
 
 import chainer.functions as F
-from chainer import initializers
-from chainer import link
-from chainer import variable
-from chainer.links.connection.convolution_2d import _bias, _check_groups
-from chainer.utils import conv_nd
+from chainer.links.connection.convolution_nd import _LinkND
 
 
-class DeconvolutionND(link.Link):
+class DeconvolutionND(_LinkND):
     """N-dimensional deconvolution (transposed convolution) layer.
 
     Wraps :func:`~chainer.functions.deconvolution_nd` with the filter
@@ -40,27 +36,12 @@ class DeconvolutionND(link.Link):
     def __init__(self, ndim, in_channels, out_channels, ksize=None, stride=1,
                  pad=0, nobias=False, outsize=None, initialW=None,
                  initial_bias=None, dilate=1, groups=1):
-        super().__init__()
-        if ksize is None:
-            out_channels, ksize, in_channels = in_channels, out_channels, None
-        self.out_channels = out_channels
-        self.ksize = conv_nd.as_tuple(ksize, ndim)
-        self.stride = stride
-        self.pad = pad
+        super().__init__(ndim, in_channels, out_channels, ksize, stride, pad,
+                         nobias, initialW, initial_bias, dilate, groups)
         self.outsize = outsize
-        self.dilate = conv_nd.as_tuple(dilate, ndim)
-        self.groups = int(groups)
-        with self.init_scope():
-            self.W = variable.Parameter(
-                initializers._get_initializer(initialW))
-            if in_channels is not None:
-                self._initialize_params(in_channels)
-            self.b = _bias(nobias, initial_bias, out_channels)
 
-    def _initialize_params(self, in_channels):
-        _check_groups(in_channels, self.out_channels, self.groups)
-        self.W.initialize(
-            (in_channels, self.out_channels // self.groups) + self.ksize)
+    def _W_shape(self, in_channels):
+        return (in_channels, self.out_channels // self.groups) + self.ksize
 
     def forward(self, x):
         """Applies the deconvolution to ``x`` ``(n, c, d_1, ..., d_N)``."""

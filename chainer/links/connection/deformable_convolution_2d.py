@@ -4,7 +4,8 @@ import chainer.functions as F
 from chainer import initializers
 from chainer import link
 from chainer import variable
-from chainer.links.connection.convolution_2d import Convolution2D, _pair
+from chainer.links.connection.convolution_2d import (Convolution2D, _bias,
+                                                     _pair)
 
 
 class DeformableConvolution2D(link.Chain):
@@ -67,13 +68,7 @@ class DeformableConvolution2DSampler(link.Link):
         with self.init_scope():
             self.W = variable.Parameter(
                 initializers._get_initializer(initialW))
-            if nobias:
-                self.b = None
-            else:
-                if initial_bias is None:
-                    initial_bias = 0
-                self.b = variable.Parameter(
-                    initializers._get_initializer(initial_bias))
+            self.b = _bias(nobias, initial_bias, None)
         if in_channels is not None:
             self._initialize_params(in_channels)
 

@@ -4,7 +4,7 @@ import chainer.functions as F
 from chainer import initializers
 from chainer import link
 from chainer import variable
-from chainer.links.connection.convolution_2d import _pair
+from chainer.links.connection.convolution_2d import _bias, _pair
 
 
 class DepthwiseConvolution2D(link.Link):
@@ -42,13 +42,7 @@ class DepthwiseConvolution2D(link.Link):
         with self.init_scope():
             self.W = variable.Parameter(
                 initializers._get_initializer(initialW))
-            if nobias:
-                self.b = None
-            else:
-                if initial_bias is None:
-                    initial_bias = 0
-                self.b = variable.Parameter(
-                    initializers._get_initializer(initial_bias))
+            self.b = _bias(nobias, initial_bias, None)
         if in_channels is not None:
             self._initialize_params(in_channels)
 

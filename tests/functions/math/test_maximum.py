@@ -1,3 +1,6 @@
+"""F.maximum and F.minimum (chainer/functions/math/maximum.py and
+minimum.py), which share everything but the comparison."""
+
 import numpy
 import pytest
 
@@ -5,6 +8,13 @@ import chainer
 import chainer.functions as F
 from chainer.utils import type_check
 from op_harness import check_op, uniform
+
+# (function, NumPy reference, node name, an x2 that ties with x1 = [1, 2]
+# at the first element and loses at the second)
+CASES = [(F.maximum, numpy.maximum, 'Maximum', [1., 0.]),
+         (F.minimum, numpy.minimum, 'Minimum', [1., 3.])]
+parametrize = pytest.mark.parametrize('func, ref, name, tie_x2', CASES,
+                                      ids=['maximum', 'minimum'])
 
 
 def _apart(rng, dt):
@@ -14,42 +24,47 @@ def _apart(rng, dt):
     return x1.astype(dt), (x1 + off).astype(dt)
 
 
-def test_forward_backward():
-    check_op(F.maximum, _apart, numpy.maximum)
+@parametrize
+def test_forward_backward(func, ref, name, tie_x2):
+    check_op(func, _apart, ref)
 
 
-def test_broadcast():
+@parametrize
+def test_broadcast(func, ref, name, tie_x2):
     def make(rng, dt):
         return (numpy.array([[-2.], [0.5], [2.]], dt),
                 numpy.array([[-1., 1.]], dt))
-    check_op(F.maximum, make, numpy.maximum)
+    check_op(func, make, ref)
 
 
-def test_tie_sends_gradient_to_x1():
+@parametrize
+def test_tie_sends_gradient_to_x1(func, ref, name, tie_x2):
     a = chainer.Variable(numpy.array([1., 2.], numpy.float32))
-    b = chainer.Variable(numpy.array([1., 0.], numpy.float32))
-    y = F.maximum(a, b)
+    b = chainer.Variable(numpy.array(tie_x2, numpy.float32))
+    y = func(a, b)
     y.grad = numpy.ones(2, numpy.float32)
     y.backward()
     numpy.testing.assert_array_equal(a.grad, [1., 1.])
     numpy.testing.assert_array_equal(b.grad, [0., 0.])
 
 
-def test_node_and_shapes():
-    y = F.maximum(chainer.Variable(numpy.array(1., numpy.float32)),
-                  numpy.array(2., numpy.float32))
-    assert y.shape == () and type(y.creator).__name__ == 'Maximum'
-    assert y.creator.label == 'Maximum'
-    assert float(y.array) == numpy.maximum(1., 2.)
+@parametrize
+def test_node_and_shapes(func, ref, name, tie_x2):
+    y = func(chainer.Variable(numpy.array(1., numpy.float32)),
+             numpy.array(2., numpy.float32))
+    assert y.shape == () and type(y.creator).__name__ == name
+    assert y.creator.label == name
+    assert float(y.array) == ref(1., 2.)
     z = numpy.zeros((0, 2), numpy.float32)
-    assert F.maximum(z, z).shape == (0, 2)
+    assert func(z, z).shape == (0, 2)
 
 
-def test_errors():
+@parametrize
+def test_errors(func, ref, name, tie_x2):
     x = numpy.ones(2, numpy.float32)
     with pytest.raises(type_check.InvalidType, match='x1.dtype.kind == f'):
-        F.maximum(numpy.ones(2, numpy.int32), numpy.ones(2, numpy.int32))
+        func(numpy.ones(2, numpy.int32), numpy.ones(2, numpy.int32))
     with pytest.raises(type_check.InvalidType, match='x1.dtype == x2.dtype'):
-        F.maximum(x, x.astype(numpy.float64))
+        func(x, x.astype(numpy.float64))
     with pytest.raises(type_check.InvalidType, match='cannot broadcast'):
-        F.maximum(x, numpy.ones(3, numpy.float32))
+        func(x, numpy.ones(3, numpy.float32))

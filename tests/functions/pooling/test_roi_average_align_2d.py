@@ -5,8 +5,9 @@ import chainer
 import chainer.functions as F
 from chainer.utils.type_check import InvalidType
 from op_harness import check_op, uniform
+from roi_ref import ALIGN_ROIS, ROI_INDICES, align_ref, chainer_inputs
 
-# F.roi_average_align_2d of Chainer 7.8.1 on the inputs of _chainer_inputs(), with
+# F.roi_average_align_2d of Chainer 7.8.1 on the inputs of chainer_inputs(), with
 # (outsize, spatial_scale) = ((2, 3), 0.8), and with (2, 0.8) and
 # sampling_ratio=2.
 CHAINER_OUT = [
@@ -25,86 +26,19 @@ CHAINER_OUT_RATIO = [
      [[0.329556, 0.51932], [0.413733, 0.333969]]]]
 
 
-def _chainer_inputs():
-    rng = numpy.random.RandomState(3)
-    x = rng.randn(2, 2, 5, 6).astype(numpy.float32)
-    rois = numpy.array([[0.6, 1.2, 4.9, 5.3], [-1., 2.2, 3.1, 7.5],
-                        [2.5, 0.4, 2.7, 1.1]], numpy.float32)
-    return x, rois, numpy.array([1, 0, 1], numpy.int32)
-
-
-def _interp(img, y, x):
-    H, W = img.shape[1:]
-    if y < -1 or y > H or x < -1 or x > W:
-        return None
-    y, x = max(y, 0.), max(x, 0.)
-    yl, xl = int(y), int(x)
-    if yl >= H - 1:
-        yl = yh = H - 1
-        y = float(yl)
-    else:
-        yh = yl + 1
-    if xl >= W - 1:
-        xl = xh = W - 1
-        x = float(xl)
-    else:
-        xh = xl + 1
-    ly, lx = y - yl, x - xl
-    return ((1 - ly) * (1 - lx) * img[:, yl, xl] +
-            (1 - ly) * lx * img[:, yl, xh] +
-            ly * (1 - lx) * img[:, yh, xl] + ly * lx * img[:, yh, xh])
-
-
-def align_ref(x, rois, roi_indices, outsize, scale, ratio, kind):
-    """Loop reference of RoI align (Mask R-CNN sampling)."""
-    oh, ow = outsize
-    C = x.shape[1]
-    y = numpy.zeros((len(rois), C, oh, ow))
-    for r, roi in enumerate(rois):
-        y1, x1, y2, x2 = [float(v) * scale for v in roi]
-        rh, rw = max(y2 - y1, 1.), max(x2 - x1, 1.)
-        bh, bw = rh / oh, rw / ow
-        gh = ratio[0] if ratio else int(numpy.ceil(rh / oh))
-        gw = ratio[1] if ratio else int(numpy.ceil(rw / ow))
-        for i in range(oh):
-            for j in range(ow):
-                vals = []
-                for iy in range(gh):
-                    for ix in range(gw):
-                        v = _interp(x[roi_indices[r]],
-                                    y1 + i * bh + (iy + .5) * bh / gh,
-                                    x1 + j * bw + (ix + .5) * bw / gw)
-                        if v is not None:
-                            vals.append(v)
-                if kind == 'avg':
-                    y[r, :, i, j] = numpy.sum(vals, 0) / (gh * gw) \
-                        if vals else 0
-                else:
-                    y[r, :, i, j] = numpy.max(vals, 0) if vals else -numpy.inf
-    return y
-
-
-# RoIs partly outside the map (with samples beyond the border) and a thin
-# one.
-# (Exact in float16, as the RoIs take x's dtype.)
-ROIS = numpy.array([[0.25, 0.25, 3.875, 4.625], [1.25, -1.375, 6.125, 3.25],
-                    [2.0, 3.0, 2.375, 3.125], [-1.625, 1.0, 1.25, 5.0]])
-ROI_INDICES = numpy.array([1, 0, 1, 0], numpy.int32)
-
-
 @pytest.mark.parametrize('ratio', [None, (2, 1)])
 def test_roi_average_align_2d(ratio):
     # The samples of the last RoI beyond the map are skipped (an output
     # with no sample inside is 0).
-    check_op(lambda x: F.roi_average_align_2d(x, ROIS.astype(x.dtype), ROI_INDICES,
-                                  (2, 3), 0.9, ratio),
-             lambda rng, dt: (uniform(rng, (2, 2, 5, 4), dt),),
-             lambda x: align_ref(x, ROIS, ROI_INDICES, (2, 3), 0.9, ratio,
-                                 'avg'), eps=1e-3)
+    check_op(lambda x: F.roi_average_align_2d(
+        x, ALIGN_ROIS.astype(x.dtype), ROI_INDICES, (2, 3), 0.9, ratio),
+        lambda rng, dt: (uniform(rng, (2, 2, 5, 4), dt),),
+        lambda x: align_ref(x, ALIGN_ROIS, ROI_INDICES, (2, 3), 0.9, ratio,
+                            'avg'), eps=1e-3)
 
 
 def test_matches_chainer():
-    x, rois, ri = _chainer_inputs()
+    x, rois, ri = chainer_inputs()
     y = F.roi_average_align_2d(x, rois, ri, (2, 3), 0.8)
     assert type(y.creator).__name__ == 'ROIAverageAlign2D'
     numpy.testing.assert_allclose(y.array, CHAINER_OUT, atol=1e-5)
@@ -128,7 +62,7 @@ def test_gradient_spreads_to_samples():
 
 
 def test_errors():
-    x, rois, ri = _chainer_inputs()
+    x, rois, ri = chainer_inputs()
     with pytest.raises(TypeError, match='sampling_ratio'):
         F.roi_average_align_2d(x, rois, ri, 2, 0.5, sampling_ratio=0)
     with pytest.raises(TypeError, match='sampling_ratio'):

@@ -5,6 +5,7 @@ import chainer
 import chainer.functions as F
 from chainer.utils.type_check import InvalidType
 from op_harness import check_op
+from roi_ref import distinct, pool_ref
 
 # F.roi_pooling_2d of Chainer 7.8.1 on the inputs of _chainer_inputs().
 CHAINER_OUT = [
@@ -22,33 +23,6 @@ def _chainer_inputs():
     rois = numpy.array([[1, 1.2, 0.6, 5.3, 4.9], [0, 2.2, -1., 7.5, 3.1],
                         [1, 0.4, 2.5, 1.1, 2.7]], numpy.float32)
     return x, rois
-
-
-def pool_ref(x, rois, roi_indices, outsize, scale, reduce, empty, plus=0):
-    """Loop reference of the RoI poolings (corners rounded half to even)."""
-    H, W = x.shape[2:]
-    oh, ow = outsize
-    y = numpy.full((len(rois), x.shape[1], oh, ow), empty, numpy.float64)
-    for r, roi in enumerate(rois):
-        y1, x1, y2, x2 = [round(float(v) * scale) for v in roi]
-        bh = max(y2 - y1 + plus, 1) / oh
-        bw = max(x2 - x1 + plus, 1) / ow
-        for i in range(oh):
-            hs = min(max(int(numpy.floor(i * bh)) + y1, 0), H)
-            he = min(max(int(numpy.ceil((i + 1) * bh)) + y1, 0), H)
-            for j in range(ow):
-                ws = min(max(int(numpy.floor(j * bw)) + x1, 0), W)
-                we = min(max(int(numpy.ceil((j + 1) * bw)) + x1, 0), W)
-                if he > hs and we > ws:
-                    y[r, :, i, j] = reduce(
-                        x[roi_indices[r], :, hs:he, ws:we].reshape(
-                            x.shape[1], -1))
-    return y
-
-
-def distinct(rng, shape, dt):
-    x = rng.permutation(numpy.prod(shape)).reshape(shape) * 0.5
-    return (x - x.mean()).astype(dt)
 
 
 # (batch index, x_min, y_min, x_max, y_max); the last one is outside.

@@ -4,8 +4,9 @@ import pytest
 import chainer
 import chainer.functions as F
 from chainer import gradient_check, testing
+from n_step_ref import numpy_n_step, params, reference_inputs, sigmoid
 
-# Computed with Chainer 7.8.1 (2 layers, the inputs of _reference_inputs,
+# Computed with Chainer 7.8.1 (2 layers, the inputs of reference_inputs,
 # dropout_ratio=0.3 in test mode); YS stacks ys[0] (2 rows) and ys[1].
 GRU_HY = [[[-0.38560759, -0.24476718], [-1.00184574, 0.95011169]],
  [[-0.3762833, 0.34085751], [-1.06928101, 1.26395974]]]
@@ -20,60 +21,9 @@ GRU_BI_YS = [[-0.21263411, -0.56030992, 0.25448006, -0.83781312],
  [-0.10063915, 0.43949389, 0.15591769, -0.87175944]]
 
 
-def _params(rng, dirs, n_w, n_layers=2, in_size=2, out=2):
-    ws, bs = [], []
-    for layer in range(n_layers):
-        for _ in range(dirs):
-            n_in = in_size if layer == 0 else out * dirs
-            ws.append([rng.randn(out, n_in if k < n_w // 2 else out)
-                       for k in range(n_w)])
-            bs.append([rng.randn(out) for _ in range(n_w)])
-    return ws, bs
-
-
-def _reference_inputs(dirs, n_w):
-    # The inputs the reference values were computed with.
-    rng = numpy.random.RandomState(4)
-    xs = [rng.randn(2, 2), rng.randn(1, 2)]
-    ws, bs = _params(rng, dirs, n_w)
-    hx = rng.randn(2 * dirs, 2, 2)
-    cx = rng.randn(2 * dirs, 2, 2)
-    return hx, cx, ws, bs, xs
-
-
-def _numpy_n_step(cell, n_layers, hx, cx, ws, bs, xs, dirs):
-    """A plain NumPy stacked (bi)directional loop, time-major."""
-    hy, cy = [], []
-    inputs = xs
-    for layer in range(n_layers):
-        outs = []
-        for d in range(dirs):
-            k = layer * dirs + d
-            h, c = hx[k].copy(), None if cx is None else cx[k].copy()
-            ys = [None] * len(inputs)
-            times = range(len(inputs))
-            for t in (reversed(times) if d else times):
-                b = len(inputs[t])
-                h_new, c_new = cell(inputs[t], h[:b],
-                                    None if c is None else c[:b], ws[k], bs[k])
-                h[:b] = h_new
-                if c is not None:
-                    c[:b] = c_new
-                ys[t] = h_new
-            hy.append(h)
-            cy.append(c)
-            outs.append(ys)
-        inputs = [numpy.concatenate(o, axis=1) for o in zip(*outs)]
-    return hy, cy, inputs
-
-
-def _sigmoid(x):
-    return 1 / (1 + numpy.exp(-x))
-
-
 def _gru_cell(x, h, c, w, b):
-    r = _sigmoid(x @ w[0].T + b[0] + h @ w[3].T + b[3])
-    z = _sigmoid(x @ w[1].T + b[1] + h @ w[4].T + b[4])
+    r = sigmoid(x @ w[0].T + b[0] + h @ w[3].T + b[3])
+    z = sigmoid(x @ w[1].T + b[1] + h @ w[4].T + b[4])
     n = numpy.tanh(x @ w[2].T + b[2] + r * (h @ w[5].T + b[5]))
     return (1 - z) * n + z * h, None
 
@@ -81,7 +31,7 @@ def _gru_cell(x, h, c, w, b):
 @pytest.mark.parametrize('bi,hy_ref,ys_ref', [(False, GRU_HY, GRU_YS),
                                               (True, GRU_BI_HY, GRU_BI_YS)])
 def test_reference_values(bi, hy_ref, ys_ref):
-    hx, _, ws, bs, xs = _reference_inputs(2 if bi else 1, 6)
+    hx, _, ws, bs, xs = reference_inputs(2 if bi else 1, 6)
     f = F.n_step_bigru if bi else F.n_step_gru
     with chainer.using_config('train', False):
         hy, ys = f(2, 0.3, hx, ws, bs, xs)
@@ -97,13 +47,13 @@ def test_against_numpy(dtype, bi):
     dirs = 2 if bi else 1
     rng = numpy.random.RandomState(7)
     xs = [rng.randn(n, 3) for n in (3, 2, 2, 1)]
-    ws, bs = _params(rng, dirs, 6, in_size=3)
+    ws, bs = params(rng, dirs, 6, in_size=3)
     hx = rng.randn(2 * dirs, 3, 2)
     cast = (lambda ls: [[a.astype(dtype) for a in l] for l in ls])
     hy, ys = (F.n_step_bigru if bi else F.n_step_gru)(
         2, 0., hx.astype(dtype), cast(ws), cast(bs),
         [x.astype(dtype) for x in xs])
-    hy_ref, _, ys_ref = _numpy_n_step(_gru_cell, 2, hx, None, ws, bs, xs,
+    hy_ref, _, ys_ref = numpy_n_step(_gru_cell, 2, hx, None, ws, bs, xs,
                                       dirs)
     tol = dict(atol=2e-2, rtol=2e-2) if dtype == numpy.float16 else \
         dict(atol=1e-5, rtol=1e-5)
@@ -116,7 +66,7 @@ def test_against_numpy(dtype, bi):
 def test_gradients():
     rng = numpy.random.RandomState(8)
     xs = [rng.randn(n, 2) for n in (2, 1)]
-    ws, bs = _params(rng, 1, 6, n_layers=1)
+    ws, bs = params(rng, 1, 6, n_layers=1)
     hx = rng.randn(1, 2, 2)
 
     def func(hx, x0, x1, w0, w5, b5):
@@ -136,7 +86,7 @@ def test_gradients():
 
 
 def test_errors():
-    hx, _, ws, bs, xs = _reference_inputs(1, 6)
+    hx, _, ws, bs, xs = reference_inputs(1, 6)
     with pytest.raises(ValueError, match='train argument is not supported'):
         F.n_step_gru(2, 0., hx, ws, bs, xs, train=True)
     with pytest.raises(TypeError, match="unexpected keyword.*'foo'"):

@@ -4,8 +4,9 @@ import pytest
 import chainer
 import chainer.functions as F
 from chainer import gradient_check, testing
+from n_step_ref import numpy_n_step, params, reference_inputs, sigmoid
 
-# Computed with Chainer 7.8.1 (2 layers, the inputs of _reference_inputs,
+# Computed with Chainer 7.8.1 (2 layers, the inputs of reference_inputs,
 # dropout_ratio=0.3 in test mode); YS stacks ys[0] (2 rows) and ys[1].
 LSTM_HY = [[[-0.00794263, -0.64433467], [-0.05581459, -0.05808372]],
  [[-0.62079964, 0.17799794], [0.29698629, -0.00072299]]]
@@ -26,61 +27,10 @@ LSTM_BI_YS = [[-0.23623123, -0.08685029, 0.06784183, 0.35162377],
  [0.0339346, -0.05320972, 0.05310269, 0.40290715]]
 
 
-def _params(rng, dirs, n_w, n_layers=2, in_size=2, out=2):
-    ws, bs = [], []
-    for layer in range(n_layers):
-        for _ in range(dirs):
-            n_in = in_size if layer == 0 else out * dirs
-            ws.append([rng.randn(out, n_in if k < n_w // 2 else out)
-                       for k in range(n_w)])
-            bs.append([rng.randn(out) for _ in range(n_w)])
-    return ws, bs
-
-
-def _reference_inputs(dirs, n_w):
-    # The inputs the reference values were computed with.
-    rng = numpy.random.RandomState(4)
-    xs = [rng.randn(2, 2), rng.randn(1, 2)]
-    ws, bs = _params(rng, dirs, n_w)
-    hx = rng.randn(2 * dirs, 2, 2)
-    cx = rng.randn(2 * dirs, 2, 2)
-    return hx, cx, ws, bs, xs
-
-
-def _numpy_n_step(cell, n_layers, hx, cx, ws, bs, xs, dirs):
-    """A plain NumPy stacked (bi)directional loop, time-major."""
-    hy, cy = [], []
-    inputs = xs
-    for layer in range(n_layers):
-        outs = []
-        for d in range(dirs):
-            k = layer * dirs + d
-            h, c = hx[k].copy(), None if cx is None else cx[k].copy()
-            ys = [None] * len(inputs)
-            times = range(len(inputs))
-            for t in (reversed(times) if d else times):
-                b = len(inputs[t])
-                h_new, c_new = cell(inputs[t], h[:b],
-                                    None if c is None else c[:b], ws[k], bs[k])
-                h[:b] = h_new
-                if c is not None:
-                    c[:b] = c_new
-                ys[t] = h_new
-            hy.append(h)
-            cy.append(c)
-            outs.append(ys)
-        inputs = [numpy.concatenate(o, axis=1) for o in zip(*outs)]
-    return hy, cy, inputs
-
-
-def _sigmoid(x):
-    return 1 / (1 + numpy.exp(-x))
-
-
 def _lstm_cell(x, h, c, w, b):
     g = [x @ w[k].T + b[k] + h @ w[k + 4].T + b[k + 4] for k in range(4)]
-    i, f, a, o = _sigmoid(g[0]), _sigmoid(g[1]), numpy.tanh(g[2]), \
-        _sigmoid(g[3])
+    i, f, a, o = sigmoid(g[0]), sigmoid(g[1]), numpy.tanh(g[2]), \
+        sigmoid(g[3])
     c = f * c + i * a
     return o * numpy.tanh(c), c
 
@@ -89,7 +39,7 @@ def _lstm_cell(x, h, c, w, b):
     (False, LSTM_HY, LSTM_CY, LSTM_YS),
     (True, LSTM_BI_HY, LSTM_BI_CY, LSTM_BI_YS)])
 def test_reference_values(bi, hy_ref, cy_ref, ys_ref):
-    hx, cx, ws, bs, xs = _reference_inputs(2 if bi else 1, 8)
+    hx, cx, ws, bs, xs = reference_inputs(2 if bi else 1, 8)
     f = F.n_step_bilstm if bi else F.n_step_lstm
     with chainer.using_config('train', False):
         hy, cy, ys = f(2, 0.3, hx, cx, ws, bs, xs)
@@ -106,14 +56,14 @@ def test_against_numpy(dtype, bi):
     dirs = 2 if bi else 1
     rng = numpy.random.RandomState(7)
     xs = [rng.randn(n, 3) for n in (3, 2, 2, 1)]
-    ws, bs = _params(rng, dirs, 8, in_size=3)
+    ws, bs = params(rng, dirs, 8, in_size=3)
     hx = rng.randn(2 * dirs, 3, 2)
     cx = rng.randn(2 * dirs, 3, 2)
     cast = (lambda ls: [[a.astype(dtype) for a in l] for l in ls])
     hy, cy, ys = (F.n_step_bilstm if bi else F.n_step_lstm)(
         2, 0., hx.astype(dtype), cx.astype(dtype), cast(ws), cast(bs),
         [x.astype(dtype) for x in xs])
-    hy_ref, cy_ref, ys_ref = _numpy_n_step(_lstm_cell, 2, hx, cx, ws, bs, xs,
+    hy_ref, cy_ref, ys_ref = numpy_n_step(_lstm_cell, 2, hx, cx, ws, bs, xs,
                                            dirs)
     tol = dict(atol=2e-2, rtol=2e-2) if dtype == numpy.float16 else \
         dict(atol=1e-5, rtol=1e-5)
@@ -129,7 +79,7 @@ def test_gradients(bi):
     dirs = 2 if bi else 1
     rng = numpy.random.RandomState(8)
     xs = [rng.randn(n, 2) for n in (2, 1)]
-    ws, bs = _params(rng, dirs, 8, n_layers=1)
+    ws, bs = params(rng, dirs, 8, n_layers=1)
     hx = rng.randn(dirs, 2, 2)
     cx = rng.randn(dirs, 2, 2)
     f = F.n_step_bilstm if bi else F.n_step_lstm
@@ -152,7 +102,7 @@ def test_gradients(bi):
 
 
 def test_none_states_are_zeros():
-    hx, cx, ws, bs, xs = _reference_inputs(1, 8)
+    hx, cx, ws, bs, xs = reference_inputs(1, 8)
     a = F.n_step_lstm(2, 0., None, None, ws, bs, xs)
     b = F.n_step_lstm(2, 0., numpy.zeros_like(hx), numpy.zeros_like(cx), ws,
                       bs, xs)
@@ -161,7 +111,7 @@ def test_none_states_are_zeros():
 
 
 def test_errors():
-    hx, cx, ws, bs, xs = _reference_inputs(1, 8)
+    hx, cx, ws, bs, xs = reference_inputs(1, 8)
     with pytest.raises(ValueError, match='train argument is not supported'):
         F.n_step_lstm(2, 0., hx, cx, ws, bs, xs, train=True)
     with pytest.raises(ValueError, match='use_cudnn argument'):

@@ -5,8 +5,9 @@ import chainer
 import chainer.functions as F
 from chainer import gradient_check, testing
 from chainer.functions.rnn.n_step_rnn import n_step_rnn_base
+from n_step_ref import numpy_n_step, params, reference_inputs
 
-# Computed with Chainer 7.8.1 (2 layers, the inputs of _reference_inputs,
+# Computed with Chainer 7.8.1 (2 layers, the inputs of reference_inputs,
 # dropout_ratio=0.3 in test mode); YS stacks ys[0] (2 rows) and ys[1].
 RNN_HY = [[[-0.9960276, 0.9979883], [-0.43520176, 0.0081262]],
  [[0.99933609, 0.1697772], [0.97765451, 0.99461474]]]
@@ -20,57 +21,6 @@ RNN_BI_YS = [[-0.2632595, 0.99676308, 0.9948255, -0.99820674],
  [-0.3065417, 0.99998749, 0.99934223, -0.99563598]]
 
 
-def _params(rng, dirs, n_w, n_layers=2, in_size=2, out=2):
-    ws, bs = [], []
-    for layer in range(n_layers):
-        for _ in range(dirs):
-            n_in = in_size if layer == 0 else out * dirs
-            ws.append([rng.randn(out, n_in if k < n_w // 2 else out)
-                       for k in range(n_w)])
-            bs.append([rng.randn(out) for _ in range(n_w)])
-    return ws, bs
-
-
-def _reference_inputs(dirs, n_w):
-    # The inputs the reference values were computed with.
-    rng = numpy.random.RandomState(4)
-    xs = [rng.randn(2, 2), rng.randn(1, 2)]
-    ws, bs = _params(rng, dirs, n_w)
-    hx = rng.randn(2 * dirs, 2, 2)
-    cx = rng.randn(2 * dirs, 2, 2)
-    return hx, cx, ws, bs, xs
-
-
-def _numpy_n_step(cell, n_layers, hx, cx, ws, bs, xs, dirs):
-    """A plain NumPy stacked (bi)directional loop, time-major."""
-    hy, cy = [], []
-    inputs = xs
-    for layer in range(n_layers):
-        outs = []
-        for d in range(dirs):
-            k = layer * dirs + d
-            h, c = hx[k].copy(), None if cx is None else cx[k].copy()
-            ys = [None] * len(inputs)
-            times = range(len(inputs))
-            for t in (reversed(times) if d else times):
-                b = len(inputs[t])
-                h_new, c_new = cell(inputs[t], h[:b],
-                                    None if c is None else c[:b], ws[k], bs[k])
-                h[:b] = h_new
-                if c is not None:
-                    c[:b] = c_new
-                ys[t] = h_new
-            hy.append(h)
-            cy.append(c)
-            outs.append(ys)
-        inputs = [numpy.concatenate(o, axis=1) for o in zip(*outs)]
-    return hy, cy, inputs
-
-
-def _sigmoid(x):
-    return 1 / (1 + numpy.exp(-x))
-
-
 def _cell(act):
     def cell(x, h, c, w, b):
         return act(x @ w[0].T + b[0] + h @ w[1].T + b[1]), None
@@ -80,7 +30,7 @@ def _cell(act):
 @pytest.mark.parametrize('bi,hy_ref,ys_ref', [(False, RNN_HY, RNN_YS),
                                               (True, RNN_BI_HY, RNN_BI_YS)])
 def test_reference_values(bi, hy_ref, ys_ref):
-    hx, _, ws, bs, xs = _reference_inputs(2 if bi else 1, 2)
+    hx, _, ws, bs, xs = reference_inputs(2 if bi else 1, 2)
     f = F.n_step_birnn if bi else F.n_step_rnn
     with chainer.using_config('train', False):
         hy, ys = f(2, 0.3, hx, ws, bs, xs)
@@ -97,7 +47,7 @@ def test_against_numpy(dtype, bi, activation):
     dirs = 2 if bi else 1
     rng = numpy.random.RandomState(7)
     xs = [rng.randn(n, 3).astype(dtype) for n in (3, 2, 2, 1)]
-    ws, bs = _params(rng, dirs, 2, in_size=3)
+    ws, bs = params(rng, dirs, 2, in_size=3)
     ws = [[w.astype(dtype) for w in l] for l in ws]
     bs = [[b.astype(dtype) for b in l] for l in bs]
     hx = rng.randn(2 * dirs, 3, 2).astype(dtype)
@@ -107,7 +57,7 @@ def test_against_numpy(dtype, bi, activation):
     hy, ys = f(2, 0., hx, ws, bs, xs, activation=activation)
     d64 = [[a.astype('d') for a in l] for l in ws], \
         [[a.astype('d') for a in l] for l in bs]
-    hy_ref, _, ys_ref = _numpy_n_step(
+    hy_ref, _, ys_ref = numpy_n_step(
         _cell(act), 2, hx.astype('d'), None, d64[0], d64[1],
         [x.astype('d') for x in xs], dirs)
     tol = dict(atol=1e-2, rtol=1e-2) if dtype == numpy.float16 else {}
@@ -122,7 +72,7 @@ def test_gradients(bi):
     dirs = 2 if bi else 1
     rng = numpy.random.RandomState(8)
     xs = [rng.randn(n, 2) for n in (2, 1)]
-    ws, bs = _params(rng, dirs, 2, n_layers=1)
+    ws, bs = params(rng, dirs, 2, n_layers=1)
     hx = rng.randn(dirs, 2, 2)
     f = F.n_step_birnn if bi else F.n_step_rnn
     n_w = 2 * dirs
@@ -146,14 +96,14 @@ def test_gradients(bi):
 
 
 def test_hx_none_is_zeros():
-    hx, _, ws, bs, xs = _reference_inputs(1, 2)
+    hx, _, ws, bs, xs = reference_inputs(1, 2)
     a, ys_a = F.n_step_rnn(2, 0., None, ws, bs, xs)
     b, ys_b = F.n_step_rnn(2, 0., numpy.zeros_like(hx), ws, bs, xs)
     testing.assert_allclose(a.array, b.array)
 
 
 def test_dropout_only_between_layers():
-    hx, _, ws, bs, xs = _reference_inputs(1, 2)
+    hx, _, ws, bs, xs = reference_inputs(1, 2)
     with chainer.using_config('train', True):
         one = [F.n_step_rnn(1, 0.9, hx[:1], ws[:1], bs[:1], xs)[0].array
                for _ in range(2)]
@@ -165,7 +115,7 @@ def test_dropout_only_between_layers():
 
 
 def test_errors():
-    hx, _, ws, bs, xs = _reference_inputs(1, 2)
+    hx, _, ws, bs, xs = reference_inputs(1, 2)
     with pytest.raises(ValueError, match='train argument is not supported'):
         F.n_step_rnn(2, 0., hx, ws, bs, xs, train=True)
     with pytest.raises(ValueError, match='use_cudnn argument'):
@@ -190,7 +140,7 @@ def test_errors():
 
 
 def test_base_function():
-    hx, _, ws, bs, xs = _reference_inputs(2, 2)
+    hx, _, ws, bs, xs = reference_inputs(2, 2)
     with chainer.using_config('train', False):
         hy, ys = n_step_rnn_base(2, 0.3, hx, ws, bs, xs, 'tanh', True)
     testing.assert_allclose(hy.array, RNN_BI_HY, atol=1e-7)

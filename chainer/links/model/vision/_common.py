@@ -1,12 +1,13 @@
 """What the pre-trained vision models share: loading weights, preparing
-images (with Pillow), running a prefix of the layers, ``extract`` and
-``predict``."""
+images (with Pillow), running a prefix of the layers, and the methods
+``forward``, ``extract`` and ``predict`` (:class:`PretrainedCNN`)."""
 
 import os
 
 import numpy
 
 import chainer
+from chainer import link
 from chainer import variable
 from chainer.functions.array.reshape import reshape
 from chainer.functions.math.sum import sum as _sum
@@ -63,9 +64,9 @@ def caffe_layer(caffemodel, name):
     """The link of the Caffe layer ``name`` (CaffeFunction may store ``/``
     in layer names as ``_``)."""
     for key in (name, name.replace('/', '_')):
-        link = getattr(caffemodel, key, None)
-        if link is not None:
-            return link
+        layer = getattr(caffemodel, key, None)
+        if layer is not None:
+            return layer
     raise KeyError('layer {} not found in the Caffe model'.format(name))
 
 
@@ -167,17 +168,6 @@ def run_layers(functions, x, layers, caches=None):
     return activations
 
 
-def as_batch(model, images, size, prepare):
-    x = numpy.stack([prepare(img, size=size) for img in images])
-    with chainer.using_device(model.device):
-        return model.xp.asarray(x)
-
-
-def extract(model, images, layers, size, prepare):
-    x = variable.Variable(as_batch(model, images, size, prepare))
-    return model(x, layers=layers)
-
-
 def predict(model, images, oversample_, prepare):
     x = numpy.stack([prepare(img, size=(256, 256)) for img in images])
     if oversample_:
@@ -192,3 +182,70 @@ def predict(model, images, oversample_, prepare):
             n = len(y) // 10
             y = _sum(reshape(y, (n, 10) + y.shape[1:]), axis=1) / 10
     return y
+
+
+class PretrainedCNN(link.Chain):
+    """The methods the image classifiers share (VGG, ResNet, GoogLeNet).
+
+    A subclass defines :attr:`functions` (an OrderedDict ``layer name ->
+    list of callables``, in order), ``_prepare`` (its module's ``prepare``),
+    ``_extract_layer`` (the default layer of :meth:`extract`) and, for side
+    branches, ``_caches`` (a layer name -> the layer whose output it starts
+    from).
+    """
+
+    _prepare = None
+    _extract_layer = 'pool5'
+    _caches = None
+
+    @property
+    def available_layers(self):
+        return list(self.functions.keys())
+
+    def forward(self, x, layers=None, **kwargs):
+        """Computes the outputs of the requested layers.
+
+        Args:
+            x (~chainer.Variable or array): A batch of images
+                ``(N, 3, 224, 224)`` (see the module's ``prepare``).
+            layers (list of str): Names from :attr:`available_layers`
+                (default ``['prob']``). The network runs only as far as
+                needed.
+
+        Returns:
+            dict: ``{layer name: ~chainer.Variable}``.
+        """
+        check_forward_kwargs(kwargs)
+        if layers is None:
+            layers = ['prob']
+        return run_layers(self.functions, x, layers, self._caches)
+
+    def extract(self, images, layers=None, size=(224, 224), **kwargs):
+        """Extracts the outputs of ``layers`` (default ``['fc7']`` for VGG,
+        ``['pool5']`` for the others) for a list of images (Pillow images or
+        arrays, see the module's ``prepare``), resized to ``size``.
+
+        It runs in the current mode: to extract features, wrap it in
+        ``with chainer.using_config('train', False),
+        chainer.no_backprop_mode():``.
+
+        Returns:
+            dict: ``{layer name: ~chainer.Variable}``.
+        """
+        check_forward_kwargs(kwargs)
+        if layers is None:
+            layers = [self._extract_layer]
+        x = numpy.stack([self._prepare(img, size=size) for img in images])
+        with chainer.using_device(self.device):
+            x = variable.Variable(self.xp.asarray(x))
+        return self(x, layers=layers)
+
+    def predict(self, images, oversample=True):
+        """Class probabilities ``(N, 1000)`` of a list of images.
+
+        The images are resized to 256x256; with ``oversample`` the
+        probabilities are averaged over ten 224x224 crops (corners, centre
+        and their mirror images), otherwise the centre crop is used. Runs in
+        test mode without backprop.
+        """
+        return predict(self, images, oversample, self._prepare)

@@ -4,7 +4,6 @@ converted weights load), with the two auxiliary classifiers."""
 import collections
 
 import chainer.functions as F
-from chainer import link
 from chainer.functions.activation.relu import relu
 from chainer.functions.activation.softmax import softmax
 from chainer.initializers import constant
@@ -68,7 +67,7 @@ def _dropout(x):
     return F.dropout(x, ratio=0.4)
 
 
-class GoogLeNet(link.Chain):
+class GoogLeNet(_common.PretrainedCNN):
     """A pre-trained GoogLeNet model provided by BVLC.
 
     ``conv1`` (7x7, stride 2), ``conv2_reduce`` (1x1), ``conv2`` (3x3),
@@ -90,6 +89,9 @@ class GoogLeNet(link.Chain):
         available_layers (list of str): The names of the layers whose
             outputs :meth:`forward` can return.
     """
+
+    _prepare = staticmethod(prepare)
+    _caches = {'loss1_fc2': 'inception_4a', 'loss2_fc2': 'inception_4d'}
 
     def __init__(self, pretrained_model='auto'):
         super().__init__()
@@ -149,10 +151,6 @@ class GoogLeNet(link.Chain):
                            self.loss2_fc1, relu, self.loss2_fc2]),
         ])
 
-    @property
-    def available_layers(self):
-        return list(self.functions.keys())
-
     @classmethod
     def convert_caffemodel_to_npz(cls, path_caffemodel, path_npz):
         """Converts BVLC's GoogLeNet caffemodel to an ``.npz`` file that
@@ -163,53 +161,6 @@ class GoogLeNet(link.Chain):
         model = cls(pretrained_model=None)
         _transfer_googlenet(caffemodel, model)
         npz.save_npz(path_npz, model, compression=False)
-
-    def forward(self, x, layers=None, **kwargs):
-        """Computes the outputs of the requested layers.
-
-        Args:
-            x (~chainer.Variable or array): A batch of images
-                ``(N, 3, 224, 224)`` (see :func:`prepare`).
-            layers (list of str): Names from :attr:`available_layers`
-                (default ``['prob']``). The network runs only as far as
-                needed.
-
-        Returns:
-            dict: ``{layer name: ~chainer.Variable}``.
-        """
-        _common.check_forward_kwargs(kwargs)
-        if layers is None:
-            layers = ['prob']
-        return _common.run_layers(
-            self.functions, x, layers,
-            caches={'loss1_fc2': 'inception_4a', 'loss2_fc2': 'inception_4d'})
-
-    def extract(self, images, layers=None, size=(224, 224), **kwargs):
-        """Extracts the outputs of ``layers`` (default ``['pool5']``) for a
-        list of images (Pillow images or arrays, see :func:`prepare`),
-        resized to ``size``.
-
-        It runs in the current mode: to extract features, wrap it in
-        ``with chainer.using_config('train', False),
-        chainer.no_backprop_mode():``.
-
-        Returns:
-            dict: ``{layer name: ~chainer.Variable}``.
-        """
-        _common.check_forward_kwargs(kwargs)
-        if layers is None:
-            layers = ['pool5']
-        return _common.extract(self, images, layers, size, prepare)
-
-    def predict(self, images, oversample=True):
-        """Class probabilities ``(N, 1000)`` of a list of images.
-
-        The images are resized to 256x256; with ``oversample`` the
-        probabilities are averaged over ten 224x224 crops (corners, centre
-        and their mirror images), otherwise the centre crop is used. Runs in
-        test mode without backprop.
-        """
-        return _common.predict(self, images, oversample, prepare)
 
 
 def _transfer_googlenet(caffemodel, model):

@@ -159,7 +159,7 @@ class BuildingBlock(link.Chain):
         return x
 
 
-class ResNetLayers(link.Chain):
+class ResNetLayers(_common.PretrainedCNN):
     """A residual network with 50, 101 or 152 layers (the base of
     :class:`ResNet50Layers`, :class:`ResNet101Layers` and
     :class:`ResNet152Layers`).
@@ -183,6 +183,8 @@ class ResNetLayers(link.Chain):
         available_layers (list of str): The names of the layers whose
             outputs :meth:`forward` can return.
     """
+
+    _prepare = staticmethod(prepare)
 
     def __init__(self, pretrained_model, n_layers, downsample_fb=False):
         super().__init__()
@@ -231,10 +233,6 @@ class ResNetLayers(link.Chain):
             ('prob', [softmax]),
         ])
 
-    @property
-    def available_layers(self):
-        return list(self.functions.keys())
-
     @classmethod
     def convert_caffemodel_to_npz(cls, path_caffemodel, path_npz,
                                   n_layers=50):
@@ -246,51 +244,6 @@ class ResNetLayers(link.Chain):
         model = ResNetLayers(None, n_layers)
         _transfer_resnet(caffemodel, model, n_layers)
         npz.save_npz(path_npz, model, compression=False)
-
-    def forward(self, x, layers=None, **kwargs):
-        """Computes the outputs of the requested layers.
-
-        Args:
-            x (~chainer.Variable or array): A batch of images
-                ``(N, 3, 224, 224)`` (see :func:`prepare`).
-            layers (list of str): Names from :attr:`available_layers`
-                (default ``['prob']``). The network runs only as far as
-                needed.
-
-        Returns:
-            dict: ``{layer name: ~chainer.Variable}``.
-        """
-        _common.check_forward_kwargs(kwargs)
-        if layers is None:
-            layers = ['prob']
-        return _common.run_layers(self.functions, x, layers)
-
-    def extract(self, images, layers=None, size=(224, 224), **kwargs):
-        """Extracts the outputs of ``layers`` (default ``['pool5']``) for a
-        list of images (Pillow images or arrays, see :func:`prepare`),
-        resized to ``size``.
-
-        It runs in the current mode: to extract features, wrap it in
-        ``with chainer.using_config('train', False),
-        chainer.no_backprop_mode():``.
-
-        Returns:
-            dict: ``{layer name: ~chainer.Variable}``.
-        """
-        _common.check_forward_kwargs(kwargs)
-        if layers is None:
-            layers = ['pool5']
-        return _common.extract(self, images, layers, size, prepare)
-
-    def predict(self, images, oversample=True):
-        """Class probabilities ``(N, 1000)`` of a list of images.
-
-        The images are resized to 256x256; with ``oversample`` the
-        probabilities are averaged over ten 224x224 crops (corners, centre
-        and their mirror images), otherwise the centre crop is used. Runs in
-        test mode without backprop.
-        """
-        return _common.predict(self, images, oversample, prepare)
 
 
 class ResNet50Layers(ResNetLayers):

@@ -3,7 +3,6 @@ out as the VGG team's Caffe models (so their converted weights load)."""
 
 import collections
 
-from chainer import link
 from chainer.functions.activation.relu import relu
 from chainer.functions.activation.softmax import softmax
 from chainer.functions.noise.dropout import dropout
@@ -42,7 +41,7 @@ def _max_pooling_2d(x):
     return F.max_pooling_2d(x, ksize=2)
 
 
-class VGGLayers(link.Chain):
+class VGGLayers(_common.PretrainedCNN):
     """A VGG network with 16 or 19 layers (the base of
     :class:`VGG16Layers` and :class:`VGG19Layers`).
 
@@ -63,6 +62,9 @@ class VGGLayers(link.Chain):
         available_layers (list of str): The names of the layers whose
             outputs :meth:`forward` can return.
     """
+
+    _prepare = staticmethod(prepare)
+    _extract_layer = 'fc7'
 
     def __init__(self, pretrained_model='auto', n_layers=16):
         super().__init__()
@@ -114,10 +116,6 @@ class VGGLayers(link.Chain):
         fs['prob'] = [softmax]
         return fs
 
-    @property
-    def available_layers(self):
-        return list(self.functions.keys())
-
     @classmethod
     def convert_caffemodel_to_npz(cls, path_caffemodel, path_npz):
         """Converts the VGG team's caffemodel to an ``.npz`` file that
@@ -126,51 +124,6 @@ class VGGLayers(link.Chain):
         from chainer.serializers import npz
         caffemodel = _common.caffe_function(path_caffemodel)
         npz.save_npz(path_npz, caffemodel, compression=False)
-
-    def forward(self, x, layers=None, **kwargs):
-        """Computes the outputs of the requested layers.
-
-        Args:
-            x (~chainer.Variable or array): A batch of images
-                ``(N, 3, 224, 224)`` (see :func:`prepare`).
-            layers (list of str): Names from :attr:`available_layers`
-                (default ``['prob']``). The network runs only as far as
-                needed.
-
-        Returns:
-            dict: ``{layer name: ~chainer.Variable}``.
-        """
-        _common.check_forward_kwargs(kwargs)
-        if layers is None:
-            layers = ['prob']
-        return _common.run_layers(self.functions, x, layers)
-
-    def extract(self, images, layers=None, size=(224, 224), **kwargs):
-        """Extracts the outputs of ``layers`` (default ``['fc7']``) for a
-        list of images (Pillow images or arrays, see :func:`prepare`),
-        resized to ``size``.
-
-        It runs in the current mode: to extract features, wrap it in
-        ``with chainer.using_config('train', False),
-        chainer.no_backprop_mode():``.
-
-        Returns:
-            dict: ``{layer name: ~chainer.Variable}``.
-        """
-        _common.check_forward_kwargs(kwargs)
-        if layers is None:
-            layers = ['fc7']
-        return _common.extract(self, images, layers, size, prepare)
-
-    def predict(self, images, oversample=True):
-        """Class probabilities ``(N, 1000)`` of a list of images.
-
-        The images are resized to 256x256; with ``oversample`` the
-        probabilities are averaged over ten 224x224 crops (corners, centre
-        and their mirror images), otherwise the centre crop is used. Runs in
-        test mode without backprop.
-        """
-        return _common.predict(self, images, oversample, prepare)
 
 
 class VGG16Layers(VGGLayers):
