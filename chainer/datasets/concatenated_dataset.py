@@ -23,10 +23,9 @@ class ConcatenatedDataset(dataset_mixin.DatasetMixin):
         return self._ends[-1] if self._ends else 0
 
     def get_example(self, i):
-        n = len(self)
-        if i < 0:
-            i += n
-        if not 0 <= i < n:
+        # Like Chainer, a negative integer index is out of range (slices,
+        # resolved by DatasetMixin, may still count from the end).
+        if not 0 <= i < len(self):
             raise IndexError('ConcatenatedDataset: index out of range')
         k = bisect.bisect_right(self._ends, i)
         start = self._ends[k - 1] if k else 0

@@ -80,10 +80,9 @@ def split_dataset(dataset, split_at, order=None):
 
 
 def _permutation(n, seed):
-    # seed=None draws from NumPy's global generator, so numpy.random.seed
-    # makes the split reproducible.
-    if seed is None:
-        return numpy.random.permutation(n)
+    # Like Chainer, a private generator: seed=None seeds it from the OS,
+    # and NumPy's global state is left untouched (so the weights drawn
+    # after a split are the ones Chainer draws).
     return numpy.random.RandomState(seed).permutation(n)
 
 
@@ -93,8 +92,9 @@ def split_dataset_random(dataset, first_size, seed=None):
     Args:
         dataset: The dataset.
         first_size (int): The size of the first part.
-        seed (int): Seed of the permutation; ``None`` uses
-            ``numpy.random``'s global state.
+        seed (int): Seed of the permutation; ``None`` seeds a private
+            generator from the OS (``numpy.random``'s global state is
+            neither used nor advanced).
 
     Returns:
         tuple: Two SubDatasets.

@@ -87,9 +87,8 @@ class Bernoulli(distribution.Distribution):
 
     @cache.cached_property
     def entropy(self):
-        if self._logit is not None:
-            return F.softplus(self._logit) - self.p * self._logit
-        p = self._p
+        # Chainer's form in both parametrizations (bit-identical values).
+        p = self.p
         return -(utils._modified_xlogx(p) + utils._modified_xlogx(1 - p))
 
     def _binary_mask(self, x):
@@ -98,14 +97,27 @@ class Bernoulli(distribution.Distribution):
 
     def log_prob(self, x):
         x = utils._input(x, self.p.dtype)
-        if self._logit is not None:
-            y = x * self._logit - F.softplus(self._logit)
+        logit = self.logit
+        # Chainer's form, kept for bit-identical values:
+        # logit (x - 1) - log(1 + exp(-logit)); infinite logits (p of 0
+        # or 1) give log x and log(1 - x).
+        la = chainer.as_array(logit)
+        with numpy.errstate(over='ignore', invalid='ignore'):
+            big = self.xp.isinf(self.xp.exp(-la)) | self.xp.isnan(la)
+        if big.any():
+            # where exp(-logit) overflows (Chainer gives -inf there), the
+            # exact limit log(1 + exp(-logit)) = -logit, with the exp kept
+            # finite so that gradients stay finite too
+            safe = utils._where(big, 0, logit)
+            log1pexp = utils._where(big, -logit, F.log(F.exp(-safe) + 1))
         else:
-            log_p, log_1mp = self._log_p
+            log1pexp = F.log(F.exp(-logit) + 1)
+        y = logit * (x - 1) - log1pexp
+        if self.xp.isinf(la).any():
             xa = chainer.as_array(x)
-            # x log p + (1 - x) log(1 - p), with 0 * log 0 = 0.
-            y = (utils._where(xa == 0, 0, x * log_p)
-                 + utils._where(xa == 1, 0, (1 - x) * log_1mp))
+            with numpy.errstate(divide='ignore'):
+                y = utils._where(la == numpy.inf, self.xp.log(xa), y)
+                y = utils._where(la == -numpy.inf, self.xp.log(1 - xa), y)
         if self.binary_check:
             y = utils._where(self._binary_mask(x), y, -numpy.inf)
         return y

@@ -60,7 +60,7 @@ class Beta(distribution.Distribution):
     @cache.cached_property
     def variance(self):
         apb = self._a_plus_b
-        return self.a * self.b / (apb ** 2 * (apb + 1))
+        return self.a * self.b / apb ** 2 / (apb + 1)  # Chainer's order
 
     @cache.cached_property
     def entropy(self):
@@ -73,7 +73,8 @@ class Beta(distribution.Distribution):
         xa = chainer.as_array(x)
         inside = (xa >= 0) & (xa <= 1)
         xs = utils._where(inside, x, 0.5)
-        y = ((self.a - 1) * F.log(xs) + (self.b - 1) * F.log1p(-xs)
+        # Chainer's form (log(1 - x), not log1p), for identical values
+        y = ((self.a - 1) * F.log(xs) + (self.b - 1) * F.log(1 - xs)
              - utils._lbeta(self.a, self.b))
         return utils._where(inside, y, -numpy.inf)
 

@@ -67,8 +67,9 @@ class Chisquare(distribution.Distribution):
     def log_prob(self, x):
         x = utils._input(x, self.k.dtype)
         hk = self._half_k
-        return ((hk - 1) * F.log(x) - 0.5 * x - hk * math.log(2.)
-                - F.lgamma(hk))
+        # Chainer's order of terms (bit-identical float32 values)
+        return (-F.lgamma(hk) - hk * math.log(2.) + (hk - 1) * F.log(x)
+                - 0.5 * x)
 
     def sample_n(self, n):
         xp = self.xp

@@ -58,7 +58,7 @@ class Exponential(distribution.Distribution):
 
     @cache.cached_property
     def variance(self):
-        return 1 / self.lam ** 2
+        return (1 / self.lam) ** 2  # Chainer's form
 
     @cache.cached_property
     def entropy(self):

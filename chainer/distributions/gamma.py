@@ -56,7 +56,7 @@ class Gamma(distribution.Distribution):
 
     @cache.cached_property
     def variance(self):
-        return self.k * self.theta ** 2
+        return self.k * self.theta * self.theta  # Chainer's form
 
     @cache.cached_property
     def entropy(self):

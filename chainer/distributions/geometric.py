@@ -55,7 +55,8 @@ class Geometric(distribution.Distribution):
 
     def log_prob(self, x):
         x = utils._input(x, self.p.dtype)
-        return (x - 1) * F.log1p(-self.p) + F.log(self.p)
+        # Chainer's form (log(1 - p)), for bit-identical values
+        return (x - 1) * F.log(1 - self.p) + F.log(self.p)
 
     def sample_n(self, n):
         xp = self.xp

@@ -74,7 +74,9 @@ class Laplace(distribution.Distribution):
         return -F.log(2 * self.scale) - F.absolute(x - self.loc) / self.scale
 
     def prob(self, x):
-        return F.exp(self.log_prob(x))
+        # Chainer's form (bit-identical float32 values)
+        return 0.5 / self.scale * F.exp(
+            -F.absolute(x - self.loc) / self.scale)
 
     def cdf(self, x):
         d = x - self.loc

@@ -60,17 +60,20 @@ class LogNormal(distribution.Distribution):
     @cache.cached_property
     def variance(self):
         s2 = self.sigma ** 2
-        return F.expm1(s2) * F.exp(2 * self.mu + s2)
+        # Chainer's form (exp - 1, not expm1), for identical values
+        return (F.exp(s2) - 1) * F.exp(2 * self.mu + s2)
 
     @cache.cached_property
     def entropy(self):
-        return self.mu + self._log_sigma + (0.5 + _LOG_SQRT_2PI)
+        # Chainer's order of terms (bit-identical float32 values)
+        return 0.5 + _LOG_SQRT_2PI + self._log_sigma + self.mu
 
     def log_prob(self, x):
         x = utils._input(x, self.mu.dtype)
         log_x = F.log(x)
-        z = (log_x - self.mu) / self.sigma
-        return -log_x - self._log_sigma - _LOG_SQRT_2PI - 0.5 * z * z
+        # Chainer's order of terms (bit-identical float32 values)
+        return (-_LOG_SQRT_2PI - self._log_sigma - log_x
+                - 0.5 * (log_x - self.mu) ** 2 / self.sigma ** 2)
 
     def sample_n(self, n):
         eps = utils._standard_normal(

@@ -9,6 +9,7 @@ from chainer.utils import argument
 from chainer.utils import cache
 
 _LOG_SQRT_2PI = 0.5 * math.log(2 * math.pi)
+_INV_SQRT_2PI = 1 / math.sqrt(2 * math.pi)
 _HALF_LOG_2PIE = 0.5 * math.log(2 * math.pi * math.e)
 
 
@@ -90,11 +91,15 @@ class Normal(distribution.Distribution):
     def _z(self, x):
         return (x - self.loc) / self.scale
 
+    # log_prob and prob keep Chainer's operation order, so that float32
+    # results are bit-identical.
     def log_prob(self, x):
-        return -0.5 * self._z(x) ** 2 - self.log_scale - _LOG_SQRT_2PI
+        return (-self.log_scale - _LOG_SQRT_2PI
+                - 0.5 * (x - self.loc) ** 2 / self.variance)
 
     def prob(self, x):
-        return F.exp(self.log_prob(x))
+        return (_INV_SQRT_2PI / self.scale
+                * F.exp(-0.5 * (x - self.loc) ** 2 / self.variance))
 
     def cdf(self, x):
         return F.ndtr(self._z(x))

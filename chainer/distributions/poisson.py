@@ -64,6 +64,8 @@ class Poisson(distribution.Distribution):
 
     def log_prob(self, x):
         x = utils._input(x, self.lam.dtype)
+        if not isinstance(x, chainer.Variable) and x.dtype.kind in 'iub':
+            x = x.astype(self.lam.dtype)  # counts given as integers
         inside = chainer.as_array(x) >= 0
         xs = utils._where(inside, x, 0)
         y = xs * self._log_lam - self.lam - F.lgamma(xs + 1)

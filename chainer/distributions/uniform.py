@@ -89,7 +89,7 @@ class Uniform(distribution.Distribution):
 
     @cache.cached_property
     def mean(self):
-        return self.low + 0.5 * self.scale
+        return (self.high + self.low) / 2  # Chainer's form
 
     @cache.cached_property
     def variance(self):

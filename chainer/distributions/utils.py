@@ -74,6 +74,7 @@ def _where(cond, x, y):
     """``F.where`` taking a raw condition; a scalar or raw branch takes the
     dtype of the Variable one."""
     xp = backend.get_array_module(cond)
+    cond = xp.asarray(cond)  # a comparison of 0-d arrays gives a scalar
     if isinstance(x, chainer.Variable) or hasattr(x, 'dtype'):
         dtype = x.dtype
     else:

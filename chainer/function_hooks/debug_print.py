@@ -12,7 +12,7 @@ class PrintHook(function_hook.FunctionHook):
     """Function hook printing the inputs of each function (and, in
     backward, its output gradients): for each, a summary of the device,
     shape, dtype and statistics (see :meth:`chainer.Variable.debug_print`).
-    In backward, the inputs the function did not retain show as
+    In backward, each input the function did not retain shows as
     ``(removed)``.
 
     Args:
@@ -51,10 +51,10 @@ class PrintHook(function_hook.FunctionHook):
     def _process(self, function, in_data, out_grad=None):
         self._print('function\t{}'.format(function.label))
         self._print('input data')
-        if any(x is None for x in in_data):
-            self._print('(removed)')
-        else:
-            for x in in_data:
+        for x in in_data:
+            if x is None:
+                self._print('(removed)')
+            else:
                 self._print(variable.Variable(x).debug_print())
         if out_grad is not None:
             self._print('output gradient')

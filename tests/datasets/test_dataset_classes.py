@@ -64,10 +64,13 @@ def test_split_random():
     a, b = datasets.split_dataset_random(list(range(5)), 2, seed=3)
     # Chainer gives the same split for the same seed.
     assert (list(a), list(b)) == ([3, 4], [1, 0, 2])
+    # seed=None: a fresh generator; NumPy's global state is not consumed
     numpy.random.seed(5)
-    first = list(datasets.split_dataset_random(list(range(9)), 4)[0])
+    expect = numpy.random.rand()
     numpy.random.seed(5)
-    assert list(datasets.split_dataset_random(list(range(9)), 4)[0]) == first
+    a2, b2 = datasets.split_dataset_random(list(range(9)), 4)
+    assert numpy.random.rand() == expect
+    assert sorted(list(a2) + list(b2)) == list(range(9))
     assert sorted(list(a) + list(b)) == list(range(5))
 
 
@@ -94,7 +97,9 @@ def test_cross_validation():
 
 def test_concatenated_dataset():
     c = datasets.ConcatenatedDataset([1, 2], [], [3, 4, 5])
-    assert len(c) == 5 and c[3] == 4 and c[-1] == 5
+    assert len(c) == 5 and c[3] == 4 and c[-1:] == [5]
+    with pytest.raises(IndexError):  # as in Chainer: no negative index
+        c[-1]
     assert c[1:4] == [2, 3, 4] and c[[0, 4]] == [1, 5]
     with pytest.raises(IndexError):
         c[5]

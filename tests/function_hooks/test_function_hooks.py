@@ -33,6 +33,18 @@ def test_print_hook_forward_and_backward():
     assert 'function\tSum' in out
 
 
+def test_print_hook_marks_each_missing_input():
+    hook = function_hooks.PrintHook(file=io.StringIO())
+    hook.backward_preprocess(F.math.exponential.Exp(),
+                             (numpy.ones(2, numpy.float32), None, None),
+                             (numpy.ones(2, numpy.float32),))
+    out = hook.file.getvalue()
+    # one line per input that was not retained, after the ones that were
+    head = out.split('output gradient')[0]
+    assert head.count('(removed)') == 2 and head.count('<variable at') == 1
+    assert head.index('<variable at') < head.index('(removed)')
+
+
 def test_print_hook_end_and_sep():
     buf = io.StringIO()
     with pytest.warns(DeprecationWarning, match='sep argument'):

@@ -5,6 +5,12 @@ import sys
 from chainer.training import extension
 from chainer.training.extensions import util
 
+# Chainer 7.8.1 draws the trainer's bar on the ``sys.stdout`` of the time
+# the module was imported, whatever ``out`` says (``out`` is kept, unused
+# for drawing); programs recorded under it print the bar there, so we do
+# the same.
+_STDOUT = sys.stdout
+
 
 class _TrainerProgressBar(util.ProgressBar):
 
@@ -82,7 +88,9 @@ class ProgressBar(extension.Extension):
             the stop trigger's ``get_training_length()``.
         update_interval (int): Redraw every this many iterations.
         bar_length (int): The width of the bars in characters.
-        out: The stream written to (``sys.stdout`` by default).
+        out: Accepted and stored for compatibility; like Chainer 7.8.1,
+            the bar is drawn on the standard output of the time
+            ``chainer`` was imported, not on this stream.
     """
 
     def __init__(self, training_length=None, update_interval=100,
@@ -108,12 +116,13 @@ class ProgressBar(extension.Extension):
                         'get_training_length(); give training_length='
                         '(length, unit)')
                 length = get_length()
-            tqdm = _tqdm_for(self._out)
+            out = _STDOUT
+            tqdm = _tqdm_for(out)
             if tqdm is not None:
-                self._pbar = _TqdmBar(tqdm, trainer, length, self._out)
+                self._pbar = _TqdmBar(tqdm, trainer, length, out)
             else:
                 self._pbar = _TrainerProgressBar(
-                    trainer, length, self._bar_length, self._out)
+                    trainer, length, self._bar_length, out)
         if trainer.updater.iteration % self._update_interval == 0:
             self._pbar.update()
 

@@ -5,6 +5,16 @@ import pytest
 
 from chainer.training import extensions
 from chainer.training import triggers
+from chainer.training.extensions import progress_bar
+
+
+@pytest.fixture
+def stdout(monkeypatch):
+    """The stream the bar is drawn on (Chainer 7.8.1 ignores ``out``)."""
+    def swap(stream):
+        monkeypatch.setattr(progress_bar, '_STDOUT', stream)
+        return stream
+    return swap
 
 _SPEED = r' *(inf|[-+0-9.e]+) iters/sec\. Estimated time to finish: ' \
     r'\d+:\d\d:\d\d(\.\d+)?\.\n'
@@ -16,10 +26,10 @@ class _StopTrigger:
         return 3, 'epoch'
 
 
-def test_text_format(fake_trainer):
+def test_text_format(fake_trainer, stdout):
     tr = fake_trainer(ipe=4)
     tr.stop_trigger = _StopTrigger()
-    out = io.StringIO()
+    out = stdout(io.StringIO())
     ext = extensions.ProgressBar(update_interval=2, out=out)
     for _ in range(12):
         tr.updater.iteration += 1
@@ -46,10 +56,10 @@ def test_text_format(fake_trainer):
     assert '        12 iter, 3 epoch / 3 epochs\n' in last
 
 
-def test_iteration_unit_and_length(fake_trainer):
+def test_iteration_unit_and_length(fake_trainer, stdout):
     tr = fake_trainer(ipe=4)
     tr.stop_trigger = triggers.IntervalTrigger(7, 'iteration')
-    out = io.StringIO()
+    out = stdout(io.StringIO())
     ext = extensions.ProgressBar(update_interval=3, bar_length=10, out=out)
     for _ in range(7):
         tr.updater.iteration += 1
@@ -58,7 +68,7 @@ def test_iteration_unit_and_length(fake_trainer):
     assert text.count('\x1b[4A') == 2
     assert '\x1b[J     total [####......] 42.86%\n' in text
     assert '         6 iter, 1 epoch / 7 iterations\n' in text
-    out = io.StringIO()
+    out = stdout(io.StringIO())
     ext = extensions.ProgressBar((2, 'epoch'), update_interval=1, out=out)
     tr.updater.iteration = 4
     ext(tr)
@@ -81,7 +91,7 @@ class _Tty(io.StringIO):
         return True
 
 
-def test_tqdm_on_a_terminal(fake_trainer, monkeypatch):
+def test_tqdm_on_a_terminal(fake_trainer, monkeypatch, stdout):
     import sys
     import types
     made = []
@@ -105,7 +115,7 @@ def test_tqdm_on_a_terminal(fake_trainer, monkeypatch):
     monkeypatch.setitem(sys.modules, 'tqdm', mod)
     tr = fake_trainer(ipe=4)
     tr.stop_trigger = triggers.IntervalTrigger(8, 'iteration')
-    out = _Tty()
+    out = stdout(_Tty())
     ext = extensions.ProgressBar(update_interval=2, out=out)
     for _ in range(5):
         tr.updater.iteration += 1
@@ -116,7 +126,19 @@ def test_tqdm_on_a_terminal(fake_trainer, monkeypatch):
     assert bar.postfix == {'epoch': 1, 'iter': 4}
     assert out.getvalue() == ''
     # not a terminal: the text bar, even with tqdm installed
-    out = io.StringIO()
+    out = stdout(io.StringIO())
     ext = extensions.ProgressBar(update_interval=1, out=out)
     ext(tr)
     assert out.getvalue().startswith('\x1b[J     total [')
+
+
+def test_out_is_ignored_like_chainer(fake_trainer, stdout):
+    tr = fake_trainer(ipe=4)
+    tr.stop_trigger = _StopTrigger()
+    drawn = stdout(io.StringIO())
+    given = io.StringIO()
+    ext = extensions.ProgressBar(update_interval=1, out=given)
+    tr.updater.iteration = 1
+    ext(tr)
+    assert given.getvalue() == ''
+    assert drawn.getvalue().startswith('\x1b[J     total [')
