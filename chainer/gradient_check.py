@@ -68,7 +68,7 @@ def numerical_grad(f, inputs, grad_outputs, eps=1e-3,
             needed and not given).
 
     Returns:
-        A tuple of gradient arrays, one per input, in the inputs' dtypes.
+        A list of gradient arrays, one per input, in the inputs' dtypes.
     """
     inputs = tuple(inputs)
     grad_outputs = tuple(grad_outputs)
@@ -124,7 +124,7 @@ def numerical_grad(f, inputs, grad_outputs, eps=1e-3,
         del flat
         grads.append(xp.asarray(gx).astype(x.dtype, copy=False)
                      if x.dtype.kind == 'f' else xp.asarray(gx))
-    return tuple(grads)
+    return grads
 
 
 def _filter_list(lst, ignore):
