@@ -35,10 +35,13 @@ class Maxout(FunctionNode):
 
     def backward(self, indexes, grad_outputs):
         from chainer.functions.array.reshape import reshape
+        from chainer.functions.array.where import where
         gy, = grad_outputs
         axis = self.axis
         gy = reshape(gy, gy.shape[:axis + 1] + (1,) + gy.shape[axis + 1:])
-        return reshape(gy * self._mask, self._in_shape),
+        # where, not gy * mask: the non-maxima get +0.0, never -0.0
+        gx = where(self._mask, gy, gy.xp.zeros((), gy.dtype))
+        return reshape(gx, self._in_shape),
 
 
 def maxout(x, pool_size, axis=1):

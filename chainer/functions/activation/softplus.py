@@ -25,10 +25,39 @@ class Softplus(FunctionNode):
         return y * self.beta_inv if self.beta != 1.0 else y,
 
     def backward(self, indexes, grad_outputs):
-        from chainer.functions.activation.sigmoid import sigmoid
         x, = self.get_retained_inputs()
+        return grad_outputs[0] * _Slope(self.beta).apply((x,))[0],
+
+
+class _Slope(FunctionNode):
+    """The slope of softplus, ``sigmoid(beta x)``, evaluated as Chainer
+    does, ``1 - 1 / (1 + exp(beta x))`` (the same float rounding; the
+    overflow of exp gives the right limit 1)."""
+
+    is_elementwise = True
+
+    def __init__(self, beta):
+        self.beta = beta
+
+    def forward(self, inputs):
+        x, = inputs
+        self.retain_outputs((0,))
+        xp = backend.get_array_module(x)
         bx = x * self.beta if self.beta != 1.0 else x
-        return grad_outputs[0] * sigmoid(bx),
+        with _errstate(xp):
+            return 1 - 1 / (1 + xp.exp(bx)),
+
+    def backward(self, indexes, grad_outputs):
+        s, = self.get_retained_outputs()
+        gs = grad_outputs[0] * (s * (1 - s))
+        return gs * self.beta if self.beta != 1.0 else gs,
+
+
+def _errstate(xp):
+    import contextlib
+    import numpy
+    return numpy.errstate(over='ignore') if xp is numpy else \
+        contextlib.nullcontext()
 
 
 def softplus(x, beta=1.0):

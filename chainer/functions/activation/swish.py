@@ -27,12 +27,14 @@ class Swish(FunctionNode):
         gy, = grad_outputs
         b = reshape(beta, _aligned_shape(beta.shape, x.ndim))
         s = sigmoid(x * b)
-        # dy/dx = s + b y (1 - s);  dy/dbeta = x y (1 - s).
+        # dy/dx = b y + s (1 - b y);  dy/dbeta = y (x - y): Chainer's
+        # forms and order, so the float rounding is the same.
         ret = []
         if 0 in indexes:
-            ret.append(gy * (s + b * y * (1 - s)))
+            by = b * y
+            ret.append(gy * (by + s * (1 - by)))
         if 1 in indexes:
-            ret.append(_sum(gy * x * y * (1 - s),
+            ret.append(_sum(gy * y * (x - y),
                             axis=_other_axes(beta.ndim, x.ndim)))
         return tuple(ret)
 

@@ -55,6 +55,21 @@ def _columns(xp, x, ksize, stride, pad, dilate, cover_all, outs):
                        first=1)
 
 
+def _columns_nk(xp, x, ksize, stride, pad, dilate, cover_all, outs, groups):
+    """The windows of ``x`` as a ``(groups, n * prod(outs), c_g *
+    prod(ksize))`` matrix stack, rows in ``(n, *outs)`` order (Chainer's
+    im2col layout, so that the sums over rows run in its order)."""
+    nd = x.ndim - 2
+    col = im2col_view(x, ksize, stride, pad, 0, cover_all, dilate, outs)
+    n, c = x.shape[:2]
+    outs = col.shape[2 + nd:]
+    col = col.reshape((n, groups, c // groups) + col.shape[2:])
+    axes = (1, 0) + tuple(range(3 + nd, 3 + 2 * nd)) + \
+        tuple(range(2, 3 + nd))
+    col = xp.ascontiguousarray(col.transpose(axes))
+    return col.reshape(groups, n * _prod(outs), -1), outs
+
+
 def conv_forward(x, W, b, stride, pad, dilate, groups, cover_all,
                  outs=None):
     """``y[n, o, p] = sum_k W[o, k] col[k, p, n] (+ b[o])``."""
@@ -62,6 +77,17 @@ def conv_forward(x, W, b, stride, pad, dilate, groups, cover_all,
     nd = x.ndim - 2
     n = x.shape[0]
     out_c = W.shape[0]
+    if groups == 1:
+        # Chainer's product: a tensordot of the (n, c, *ksize, *outs)
+        # window array with W, the operands in this order and layout (the
+        # float32 rounding of BLAS depends on them)
+        col = xp.ascontiguousarray(im2col_view(
+            x, W.shape[2:], stride, pad, 0, cover_all, dilate, outs))
+        k_axes = tuple(range(1, nd + 2))
+        y = xp.tensordot(col, W, (k_axes, k_axes))
+        if b is not None:
+            y += b
+        return xp.ascontiguousarray(xp.moveaxis(y, -1, 1))
     col = _columns(xp, x, W.shape[2:], stride, pad, dilate, cover_all, outs)
     outs = col.shape[1 + nd:1 + 2 * nd]
     col = col.reshape(groups, -1, _prod(outs) * n)  # the one copy
@@ -73,16 +99,22 @@ def conv_forward(x, W, b, stride, pad, dilate, groups, cover_all,
 
 
 def conv_grad_w(x, gy, ksize, stride, pad, dilate, groups):
-    """The filter gradient ``gW[o, k] = sum_{p, n} gy[o, p, n] col[k, p, n]``.
-    """
+    """The filter gradient ``gW[o, k] = sum_{n, p} gy[n, o, p] col[n, p, k]``
+    (summed in Chainer's ``(n, p)`` order)."""
     xp = backend.get_array_module(x)
     n, out_c = gy.shape[:2]
     c = x.shape[1]
-    m = gy.size // out_c
-    col = _columns(xp, x, ksize, stride, pad, dilate, False, gy.shape[2:])
-    col = col.reshape(groups, -1, m)
-    gyT = xp.ascontiguousarray(_batch_last(xp, gy)).reshape(groups, -1, m)
-    gW = _bmm(xp, gyT, col.swapaxes(1, 2))
+    if groups == 1:
+        nd = x.ndim - 2
+        col = xp.ascontiguousarray(im2col_view(
+            x, ksize, stride, pad, 0, False, dilate, gy.shape[2:]))
+        return xp.tensordot(gy, col, ((0,) + tuple(range(2, nd + 2)),
+                                      (0,) + tuple(range(nd + 2, 2 * nd + 2))))
+    col, _ = _columns_nk(xp, x, ksize, stride, pad, dilate, False,
+                         gy.shape[2:], groups)
+    gy = gy.reshape((n, groups, out_c // groups, -1))
+    gy = xp.ascontiguousarray(gy.transpose(1, 2, 0, 3))
+    gW = _bmm(xp, gy.reshape(groups, out_c // groups, -1), col)
     return gW.reshape((out_c, c // groups) + tuple(ksize))
 
 

@@ -69,24 +69,10 @@ def sigmoid(x):
     return _Sigmoid().apply((x,))[0]
 
 
-class _Softplus(FunctionNode):
-
-    @property
-    def label(self):
-        return 'Softplus'
-
-    def forward(self, inputs):
-        x, = inputs
-        self.retain_inputs((0,))
-        return stable_softplus(backend.get_array_module(x), x),
-
-    def backward(self, indexes, grad_outputs):
-        x, = self.get_retained_inputs()
-        return grad_outputs[0] * sigmoid(x),
-
-
 def softplus(x):
-    return _Softplus().apply((x,))[0]
+    # F.softplus itself (its gradient rounds as Chainer's does)
+    from chainer.functions.activation.softplus import softplus as _softplus
+    return _softplus(x)
 
 
 class _Softmax(FunctionNode):

@@ -5,7 +5,8 @@ from chainer.function_node import FunctionNode
 from chainer.functions._errors import check_float, invalid_type
 from chainer.functions.array.broadcast import broadcast_to
 from chainer.functions.array.reshape import reshape
-from chainer.functions.math.sum import _normalize_axis, sum as _sum
+from chainer.functions.math.sum import _normalize_axis, _np_mean
+from chainer.functions.math.sum import sum as _sum
 from chainer.variable import Variable
 
 
@@ -32,8 +33,7 @@ class Mean(FunctionNode):
                 n *= shape[a]
         # Like Chainer, an empty reduction is an error rather than NaN.
         self.multiplier = 1.0 / n
-        return utils.force_array(x.mean(axis=self.axis,
-                                        keepdims=self.keepdims)),
+        return utils.force_array(_np_mean(x, self.axis, self.keepdims)),
 
     def backward(self, indexes, grad_outputs):
         from chainer.functions.array.broadcast import broadcast_to
@@ -73,6 +73,7 @@ def average(x, axis=None, weights=None, keepdims=False):
         raise ValueError('tuple axis is not supported when weights is given '
                          '(average)')
     w_shape = weights.shape
+    norm = None
     if w_shape != shape:
         if axes is None or len(w_shape) != 1 or \
                 w_shape[0] != shape[axes[0]]:
@@ -83,8 +84,12 @@ def average(x, axis=None, weights=None, keepdims=False):
                     w_shape, shape, axis))
         w_full = [1] * len(shape)
         w_full[axes[0]] = w_shape[0]
+        # The 1-D weights are summed before broadcasting, as in Chainer
+        # (the gradient of the weights then rounds the same way).
+        norm = _sum(weights)
         weights = broadcast_to(reshape(weights, tuple(w_full)), shape)
     total = _sum(x * weights if isinstance(x, Variable) else weights * x,
                  axis=axes, keepdims=keepdims)
-    norm = _sum(weights, axis=axes, keepdims=keepdims)
+    if norm is None:
+        norm = _sum(weights, axis=axes, keepdims=keepdims)
     return total / norm

@@ -30,9 +30,13 @@ class _PairSelectorBase(FunctionNode):
         return y,
 
     def backward(self, indexes, grad_outputs):
+        from chainer.functions.array.where import where
         gy, = grad_outputs
         m = self._mask
-        return tuple([gy * m if i == 0 else gy * ~m for i in indexes])
+        zero = gy.xp.zeros((), gy.dtype)
+        # where, not gy * mask: unselected entries get +0.0 (as in Chainer),
+        # never -0.0
+        return tuple([where(m if i == 0 else ~m, gy, zero) for i in indexes])
 
 
 class Maximum(_PairSelectorBase):

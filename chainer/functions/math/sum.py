@@ -1,8 +1,52 @@
 """Sums: ``F.sum`` over axes and ``F.sum_to`` a shape."""
 
+import numpy
+
 from chainer import utils
 from chainer.function_node import FunctionNode
 from chainer.functions._errors import check_float, invalid_type
+
+# NumPy 1.x summed long reductions in buffers of 8192 elements (pairwise
+# within each, the partial sums added in turn); NumPy 2 sums them pairwise
+# as a whole.  Chainer's results come from the former, so long trailing
+# reductions are done that way here.
+_BUFSIZE = 8192
+_PAIRWISE_WHOLE = int(numpy.__version__.split('.')[0]) >= 2
+
+
+def _np_sum(x, axis=None, keepdims=False):
+    """``x.sum(axis, keepdims)``, rounded as NumPy 1.x rounds it."""
+    if not (_PAIRWISE_WHOLE and type(x) is numpy.ndarray and
+            x.dtype.kind == 'f' and x.dtype != numpy.float16):
+        return x.sum(axis=axis, keepdims=keepdims)
+    nd = x.ndim
+    axes = tuple(range(nd)) if axis is None else axis
+    k = len(axes)
+    n = 1
+    for a in axes:
+        n *= x.shape[a]
+    if k == nd and x.flags.f_contiguous:
+        x = x.T  # a full reduction runs in memory order
+    if n <= _BUFSIZE or tuple(axes) != tuple(range(nd - k, nd)) or \
+            not x.flags.c_contiguous:
+        return x.sum(axis=axis, keepdims=keepdims)
+    flat = x.reshape(x.shape[:nd - k] + (n,))
+    y = flat[..., :_BUFSIZE].sum(axis=-1)
+    for i in range(_BUFSIZE, n, _BUFSIZE):
+        y = y + flat[..., i:i + _BUFSIZE].sum(axis=-1)
+    if keepdims:
+        y = y.reshape(x.shape[:nd - k] + (1,) * k)
+    return y
+
+
+def _np_mean(x, axis=None, keepdims=False):
+    """``x.mean(axis, keepdims)``, rounded as NumPy 1.x rounds it."""
+    if not (_PAIRWISE_WHOLE and type(x) is numpy.ndarray and
+            x.dtype.kind == 'f' and x.dtype != numpy.float16) or \
+            x.size <= _BUFSIZE:
+        return x.mean(axis=axis, keepdims=keepdims)
+    y = _np_sum(x, axis, keepdims)
+    return y / x.dtype.type(x.size // max(y.size, 1))
 
 
 def _normalize_axis(func, axis, ndim):
@@ -44,8 +88,7 @@ class Sum(FunctionNode):
         check_float(self, x)
         self._axis = _normalize_axis('Sum', self.axis, x.ndim)
         self._in_shape = x.shape
-        return utils.force_array(x.sum(axis=self._axis,
-                                       keepdims=self.keepdims)),
+        return utils.force_array(_np_sum(x, self._axis, self.keepdims)),
 
     def backward(self, indexes, grad_outputs):
         from chainer.functions.array.broadcast import broadcast_to

@@ -96,7 +96,9 @@ def _scatter(gy, ksize, stride, pad, dims, where_index=None):
         if where_index is None:
             img[index] += gy
         elif disjoint:
-            xp.multiply(gy, where_index == k, out=img[index])
+            # copyto, not a product with the mask: the positions no window
+            # picked stay +0.0 (gy * False would give -0.0 for negative gy)
+            xp.copyto(img[index], gy, where=where_index == k)
         else:
             img[index] += gy * (where_index == k)
     img = img[(Ellipsis,) + tuple(slice(p, p + d) for p, d in
@@ -119,15 +121,30 @@ def gather(x, indexes, ksize, stride, pad, outs):
     return y
 
 
-def sum_pool(x, ksize, stride, pad, outs):
-    """The window sums (zero padding)."""
+def sum_pool(x, ksize, stride, pad, outs, rows_first=False):
+    """The window sums (zero padding), added in kernel order; with
+    ``rows_first`` the sums along the last kernel axis are formed first and
+    then added up (Chainer's order for the gradient of unpooling, whose
+    windows tile the image)."""
+    windows = _windows(x, ksize, stride, pad, outs, 0)
+    if rows_first and ksize[-1] > 1:
+        windows = _row_sums(windows, ksize[-1])
     y = None
-    for s in _windows(x, ksize, stride, pad, outs, 0):
+    for s in windows:
         if y is None:
             y = s.copy()
         else:
             y += s
     return y
+
+
+def _row_sums(windows, k):
+    windows = list(windows)
+    for i in range(0, len(windows), k):
+        row = windows[i].copy()
+        for s in windows[i + 1:i + k]:
+            row += s
+        yield row
 
 
 def sum_unpool(gy, ksize, stride, pad, dims):

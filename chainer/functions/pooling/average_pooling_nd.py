@@ -60,8 +60,15 @@ class AveragePoolingNDGrad(_PoolGeometry, FunctionNode):
 
     def forward(self, inputs):
         gy, = inputs
-        return _pooling.sum_unpool(gy / self.divisor, self.ksize, self.stride,
-                                   self.pad, self._in_shape[2:]),
+        if numpy.ndim(self.divisor):
+            return _pooling.sum_unpool(gy / self.divisor, self.ksize,
+                                       self.stride, self.pad,
+                                       self._in_shape[2:]),
+        # Chainer scatters gy first and divides the sums once
+        gx = _pooling.sum_unpool(gy, self.ksize, self.stride, self.pad,
+                                 self._in_shape[2:])
+        gx /= self.divisor
+        return gx,
 
     def backward(self, indexes, grad_outputs):
         func = self._forward_class.__new__(self._forward_class)

@@ -47,8 +47,11 @@ class UnpoolingNDGrad(_PoolGeometry, FunctionNode):
     def forward(self, inputs):
         gy, = inputs
         self.outsize = gy.shape[2:]
+        # Chainer adds each kernel row first when the windows tile gy
+        # exactly (stride == ksize), and offset by offset otherwise.
+        tiled = self.stride == self.ksize
         return _pooling.sum_pool(gy, self.ksize, self.stride, self.pad,
-                                 self._in_shape[2:]),
+                                 self._in_shape[2:], rows_first=tiled),
 
     def backward(self, indexes, grad_outputs):
         func = self._forward_class.__new__(self._forward_class)

@@ -57,12 +57,14 @@ def _lstm_grads(a, i, f, o, c_prev, tanh_c, gc, gh):
     if gh is not None:
         gc_h = gh * o * (1 - tanh_c * tanh_c)
         gc_total = gc_h if gc_total is None else gc_total + gc_h
-        go = gh * tanh_c * o * (1 - o)
+        go = gh * tanh_c * (o * (1 - o))
     else:
         go = o * 0
+    # The sigmoid slopes s * (1 - s) are formed first, as in Chainer (the
+    # float32 rounding follows its order)
     ga = gc_total * i * (1 - a * a)
-    gi = gc_total * a * i * (1 - i)
-    gf = gc_total * c_prev * f * (1 - f)
+    gi = gc_total * a * (i * (1 - i))
+    gf = gc_total * c_prev * (f * (1 - f))
     return gc_total * f, (ga, gi, gf, go)
 
 

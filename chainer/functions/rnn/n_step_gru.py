@@ -3,17 +3,24 @@
 from chainer.functions.activation.sigmoid import sigmoid
 from chainer.functions.activation.tanh import tanh
 from chainer.functions.array.split_axis import split_axis
-from chainer.functions.math.matmul import matmul
+from chainer.functions.array.concat import concat
+from chainer.functions.connection.linear import linear
 from chainer.functions.rnn.n_step_rnn import _check_kwargs, _n_step
 
 
-def _step(proj_t, h, c, w_h, b_h):
-    xr, xz, xn = split_axis(proj_t, 3, axis=1)
-    hr, hz, hn = split_axis(matmul(h, w_h, transb=True) + b_h, 3, axis=1)
+def _prepare(w, b):
+    return (concat(w[:3], axis=0), concat(b[:3], axis=0),
+            concat(w[3:], axis=0), concat(b[3:], axis=0))
+
+
+def _cell(x, h, c, params):
+    w_x, b_x, w_h, b_h = params
+    xr, xz, xn = split_axis(linear(x, w_x, b_x), 3, axis=1)
+    hr, hz, hn = split_axis(linear(h, w_h, b_h), 3, axis=1)
     r = sigmoid(xr + hr)
     z = sigmoid(xz + hz)
     n = tanh(xn + r * hn)
-    return n + z * (h - n), None  # (1 - z) * n + z * h
+    return (1 - z) * n + z * h, None
 
 
 def n_step_gru_base(n_layers, dropout_ratio, hx, ws, bs, xs,
@@ -28,7 +35,7 @@ def n_step_gru_base(n_layers, dropout_ratio, hx, ws, bs, xs,
     name = 'n_step_bigru' if use_bi_direction else 'n_step_gru'
     _check_kwargs(name, kwargs)
     hy, _, ys = _n_step(name, n_layers, dropout_ratio, hx, None, ws, bs, xs,
-                        use_bi_direction, 6, _step)
+                        use_bi_direction, 6, _prepare, _cell)
     return hy, ys
 
 

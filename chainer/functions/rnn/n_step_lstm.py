@@ -8,7 +8,7 @@ gate layout.
 from chainer import backend
 from chainer.functions.array.reshape import reshape
 from chainer.functions.array.stack import stack
-from chainer.functions.math.matmul import matmul
+from chainer.functions.connection.linear import linear
 from chainer.functions.rnn.lstm import lstm
 from chainer.functions.rnn.n_step_rnn import _array, _check_kwargs, _n_step
 
@@ -19,8 +19,14 @@ def _interleave(m):
                    (-1,) + m[0].shape[1:])
 
 
-def _step(proj_t, h, c, w_h, b_h):
-    c, h = lstm(c, proj_t + matmul(h, w_h, transb=True) + b_h)
+def _prepare(w, b):
+    return (_interleave(w[:4]), _interleave(b[:4]), _interleave(w[4:]),
+            _interleave(b[4:]))
+
+
+def _cell(x, h, c, params):
+    w_x, b_x, w_h, b_h = params
+    c, h = lstm(c, linear(x, w_x, b_x) + linear(h, w_h, b_h))
     return h, c
 
 
@@ -41,7 +47,7 @@ def n_step_lstm_base(n_layers, dropout_ratio, hx, cx, ws, bs, xs,
         cx = backend.get_array_module(x0).zeros(
             (n, len(x0), ws[0][0].shape[0]), x0.dtype)
     return _n_step(name, n_layers, dropout_ratio, hx, cx, ws, bs, xs,
-                   use_bi_direction, 8, _step, _interleave)
+                   use_bi_direction, 8, _prepare, _cell)
 
 
 def n_step_lstm(n_layers, dropout_ratio, hx, cx, ws, bs, xs, **kwargs):

@@ -4,8 +4,8 @@ and the loop they share with the LSTM and GRU variants.
 The inputs are time-major: ``xs[t]`` holds the batch at time ``t``,
 ``(B_t, in_size)``, with ``B_t`` non-increasing (sequences sorted by length,
 longest first, then transposed, e.g. with ``F.transpose_sequence``).
-Each layer's input is projected for all time steps at once; then each step
-adds the hidden projection. Rows of finished sequences keep their last
+Each step adds the input and hidden projections (each with its bias), in
+Chainer's order, so float results match it bit for bit. Rows of finished sequences keep their last
 hidden state (their initial one, going backwards), which ends up in ``hy``.
 """
 
@@ -14,7 +14,7 @@ from chainer.functions.activation.relu import relu
 from chainer.functions.activation.tanh import tanh
 from chainer.functions.array.concat import concat
 from chainer.functions.array.stack import stack
-from chainer.functions.math.matmul import matmul
+from chainer.functions.connection.linear import linear
 from chainer.variable import Variable
 
 
@@ -79,14 +79,15 @@ def _check(func_name, n_layers, directions, hx, cx, ws, bs, xs, n_w):
 
 
 def _n_step(func_name, n_layers, dropout_ratio, hx, cx, ws, bs, xs,
-            use_bi_direction, n_w, step, arrange=None):
+            use_bi_direction, n_w, prepare, cell):
     """The stacked, optionally bidirectional, recurrent loop.
 
-    ``step(proj_t, h, c, w_h, b_h) -> (h_new, c_new)`` computes one time
-    step of one direction: ``proj_t`` is the input projection of the rows
-    present at that time, ``h`` the previous hidden state of those rows and
-    ``c`` the full previous cell state (or None). ``arrange(ws)`` orders
-    and joins the input-side weights (default: concatenated along rows).
+    ``prepare(w, b)`` turns the weights and biases of one direction of a
+    layer into the parameters of ``cell(x_t, h, c, params) -> (h_new,
+    c_new)``, one time step on the rows present at that time (``c`` is
+    None for cell-less RNNs).  The arithmetic follows Chainer's order (the
+    input and hidden projections, each with its bias, are added per step),
+    so float results match it bit for bit.
     """
     from chainer.functions.noise.dropout import dropout
     directions = 2 if use_bi_direction else 1
@@ -97,48 +98,51 @@ def _n_step(func_name, n_layers, dropout_ratio, hx, cx, ws, bs, xs,
     n = n_layers * directions
     if hx is None:
         hx = xp.zeros((n, sizes[0], out), dtype)
-    offsets = [0]
-    for s in sizes:
-        offsets.append(offsets[-1] + s)
-    arrange = arrange or (lambda m: concat(m, axis=0))
     hy, cy = [], []
-    x_all = concat(xs, axis=0) if len(xs) > 1 else xs[0]
-    ys = None
+    xs = list(xs)
     for layer in range(n_layers):
         if layer > 0 and dropout_ratio > 0:
-            x_all = dropout(x_all, dropout_ratio)
+            xs = [dropout(x, dropout_ratio) for x in xs]
         outs = []
         for d in range(directions):
             k = layer * directions + d
-            w, b = ws[k], bs[k]
-            h_w = n_w // 2
-            proj = matmul(x_all, arrange(w[:h_w]), transb=True) + \
-                arrange(b[:h_w])
-            w_h, b_h = arrange(w[h_w:]), arrange(b[h_w:])
-            h = hx[k]
-            c = None if cx is None else cx[k]
-            ys_d = [None] * len(xs)
-            times = range(len(xs) - 1, -1, -1) if d else range(len(xs))
-            for t in times:
-                b_t = sizes[t]
-                proj_t = proj[offsets[t]:offsets[t + 1]]
-                h_in = h[:b_t] if b_t < len(h) else h
-                h_new, c = step(proj_t, h_in, c, w_h, b_h)
-                h = concat([h_new, h[b_t:]], axis=0) if b_t < len(h) \
-                    else h_new
-                ys_d[t] = h_new
+            params = prepare(ws[k], bs[k])
+            h, c = hx[k], None if cx is None else cx[k]
+            ys_d = []
+            for x in (xs[::-1] if d else xs):
+                y, h, c = _time_step(cell, params, x, h, c)
+                ys_d.append(y)
+            if d:
+                ys_d.reverse()
             hy.append(h)
             cy.append(c)
             outs.append(ys_d)
         if directions == 1:
-            ys = outs[0]
+            xs = outs[0]
         else:
-            ys = [concat([f, r], axis=1) for f, r in zip(*outs)]
-        if layer + 1 < n_layers:
-            x_all = concat(ys, axis=0) if len(ys) > 1 else ys[0]
+            xs = [concat([f, r], axis=1) for f, r in zip(*outs)]
     hy = stack(hy)
     cy = stack(cy) if cx is not None else None
-    return hy, cy, tuple(ys)
+    return hy, cy, tuple(xs)
+
+
+def _time_step(cell, params, x, h, c):
+    """One step on the first ``len(x)`` rows: ``(y, h, c)``, the output and
+    the new states; the finished rows keep theirs (split off and joined
+    back, as Chainer does)."""
+    from chainer.functions.array.split_axis import split_axis
+    b = len(x)
+    if b == len(h):
+        h, c = cell(x, h, c, params)
+        return h, h, c
+    h, h_rest = split_axis(h, [b], axis=0)
+    if c is not None:
+        c, c_rest = split_axis(c, [b], axis=0)
+    y, c = cell(x, h, c, params)
+    h = concat([y, h_rest], axis=0)
+    if c is not None:
+        c = concat([c, c_rest], axis=0)
+    return y, h, c
 
 
 _ACTIVATIONS = {'tanh': tanh, 'relu': relu}
@@ -160,11 +164,12 @@ def n_step_rnn_base(n_layers, dropout_ratio, hx, ws, bs, xs, activation,
                          '[tanh,relu]'.format(activation))
     act = _ACTIVATIONS[activation]
 
-    def step(proj_t, h, c, w_h, b_h):
-        return act(proj_t + matmul(h, w_h, transb=True) + b_h), None
+    def cell(x, h, c, params):
+        w, b = params
+        return act(linear(x, w[0], b[0]) + linear(h, w[1], b[1])), None
 
     hy, _, ys = _n_step(name, n_layers, dropout_ratio, hx, None, ws, bs, xs,
-                        use_bi_direction, 2, step)
+                        use_bi_direction, 2, lambda w, b: (w, b), cell)
     return hy, ys
 
 

@@ -50,7 +50,7 @@ class SLSTM(FunctionNode):
         else:
             g = gh * o * (1 - tanh_c * tanh_c)
             gc = g if gc is None else gc + g
-            go = gh * tanh_c * o * (1 - o)
+            go = gh * tanh_c * (o * (1 - o))
         ret = []
         for k in indexes:
             if k == 0:
@@ -60,8 +60,8 @@ class SLSTM(FunctionNode):
             else:
                 a, i, f, c = (a1, i1, f1, c1) if k == 2 else (a2, i2, f2, c2)
                 ret.append(_join_gates(
-                    (gc * i * (1 - a * a), gc * a * i * (1 - i),
-                     gc * c * f * (1 - f), go), x1.shape))
+                    (gc * i * (1 - a * a), gc * a * (i * (1 - i)),
+                     gc * c * (f * (1 - f)), go), x1.shape))
         return tuple(ret)
 
 

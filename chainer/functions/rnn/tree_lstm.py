@@ -60,14 +60,14 @@ class TreeLSTM(FunctionNode):
         else:
             g = gh * o * (1 - tanh_c * tanh_c)
             gc = g if gc is None else gc + g
-            go = gh * tanh_c * o * (1 - o)
+            go = gh * tanh_c * (o * (1 - o))
         ret = []
         for k in indexes:
             if k < n:
                 ret.append(gc * fs[k])
             else:
-                g_gates = [gc * i * (1 - a * a), gc * a * i * (1 - i), go]
-                g_gates += [gc * c_k * f * (1 - f) for f, c_k in zip(fs, cs)]
+                g_gates = [gc * i * (1 - a * a), gc * a * (i * (1 - i)), go]
+                g_gates += [gc * c_k * (f * (1 - f)) for f, c_k in zip(fs, cs)]
                 ret.append(reshape(stack(g_gates, axis=1), x.shape))
         return tuple(ret)
 

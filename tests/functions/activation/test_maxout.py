@@ -55,3 +55,13 @@ def test_errors():
         F.maxout(x, 2, axis=2)
     with pytest.raises(InvalidType):
         F.maxout(x.astype(numpy.int32), 2)
+
+
+def test_grad_zeros_are_positive_like_chainer():
+    import chainer
+    x = chainer.Variable(numpy.array([[1., 3., 2., 0.]], numpy.float32))
+    y = F.maxout(x, 2)
+    y.grad = numpy.array([[-1., -1.]], numpy.float32)
+    y.backward()
+    numpy.testing.assert_array_equal(x.grad, [[0., -1., -1., 0.]])
+    assert not numpy.signbit(x.grad[x.grad == 0]).any()

@@ -114,3 +114,56 @@ def test_errors():
     with pytest.raises(ValueError, match='groups'):
         F.convolution_2d(x, numpy.ones((4, 1, 2, 2), numpy.float32),
                          groups=3)
+
+
+def _grads_for_bits(fn, *arrays):
+    """Outputs and input gradients of fn, backpropagating
+    sum(y * gy) with gy drawn from RandomState(7)."""
+    import chainer
+    vs = [chainer.Variable(a) for a in arrays]
+    ys = fn(*vs)
+    ys = ys if isinstance(ys, (tuple, list)) else (ys,)
+    rs = numpy.random.RandomState(7)
+    loss = None
+    for y in ys:
+        t = F.sum(y * rs.randn(*y.shape).astype(y.dtype))
+        loss = t if loss is None else loss + t
+    loss.backward()
+    return [y.array for y in ys], [v.grad for v in vs]
+
+
+def test_bits_match_chainer_conv2d():
+    # Exact float32 values of the real Chainer 7.8.1 (same operation
+    # order), not just close ones: printed arrays show 1-ulp changes.
+    rs = numpy.random.RandomState(2)
+    x = rs.randn(2, 3, 7, 8).astype(numpy.float32)
+    W = rs.randn(4, 3, 3, 3).astype(numpy.float32)
+    b = rs.randn(4).astype(numpy.float32)
+    (y,), (gx, gW, gb) = _grads_for_bits(
+        lambda a, w, c: F.convolution_2d(a, w, c, pad=1), x, W, b)
+    out = {'y': y.ravel()[:16], 'gW': gW.ravel()[:16]}
+    expect = {
+        'y': numpy.array([
+            -5.429958343505859, -2.919995069503784,
+            3.1899077892303467, -5.213340759277344,
+            -1.8495837450027466, 8.402849197387695,
+            -10.196374893188477, 6.539531707763672,
+            3.783541440963745, -0.35381990671157837,
+            -4.134731292724609, -3.9604504108428955,
+            -2.48858642578125, -6.222049713134766,
+            -7.889039039611816, 2.2260076999664307],
+            numpy.float32).reshape((16,)),
+        'gW': numpy.array([
+            8.275185585021973, -5.857307434082031,
+            27.690261840820312, -3.222451686859131,
+            -1.630448818206787, 2.8034534454345703,
+            7.131941795349121, 10.215108871459961,
+            -5.419125080108643, -2.174306869506836,
+            0.5941553115844727, 13.677736282348633,
+            4.401106357574463, -22.31931495666504,
+            -0.5404086112976074, 9.087322235107422],
+            numpy.float32).reshape((16,)),
+    }
+    for k, v in expect.items():
+        numpy.testing.assert_array_equal(out[k], v, err_msg=k)
+        assert out[k].dtype == numpy.float32

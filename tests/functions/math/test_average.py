@@ -91,3 +91,41 @@ def test_mean_empty_raises_like_chainer():
     with pytest.raises(ZeroDivisionError):
         F.mean(numpy.zeros((0, 3), numpy.float32))
     assert F.mean(numpy.zeros((0, 3), numpy.float32), axis=1).shape == (0,)
+
+
+def _grads_for_bits(fn, *arrays):
+    """Outputs and input gradients of fn, backpropagating
+    sum(y * gy) with gy drawn from RandomState(7)."""
+    import chainer
+    vs = [chainer.Variable(a) for a in arrays]
+    ys = fn(*vs)
+    ys = ys if isinstance(ys, (tuple, list)) else (ys,)
+    rs = numpy.random.RandomState(7)
+    loss = None
+    for y in ys:
+        t = F.sum(y * rs.randn(*y.shape).astype(y.dtype))
+        loss = t if loss is None else loss + t
+    loss.backward()
+    return [y.array for y in ys], [v.grad for v in vs]
+
+
+def test_bits_match_chainer_average_weights_grad():
+    # Exact float32 values of the real Chainer 7.8.1 (same operation
+    # order), not just close ones: printed arrays show 1-ulp changes.
+    rs = numpy.random.RandomState(8)
+    x = rs.randn(6, 7).astype(numpy.float32)
+    w = rs.rand(7).astype(numpy.float32)
+    _, (gx, gw) = _grads_for_bits(
+        lambda a, b: F.average(a, axis=1, weights=b), x, w)
+    out = {'gw': gw}
+    expect = {
+        'gw': numpy.array([
+            -0.1608426719903946, 0.5056745409965515,
+            -0.8806695938110352, -0.37850654125213623,
+            -0.9466993808746338, 1.084565281867981,
+            0.9030298590660095],
+            numpy.float32).reshape((7,)),
+    }
+    for k, v in expect.items():
+        numpy.testing.assert_array_equal(out[k], v, err_msg=k)
+        assert out[k].dtype == numpy.float32

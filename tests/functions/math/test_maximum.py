@@ -68,3 +68,15 @@ def test_errors(func, ref, name, tie_x2):
         func(x, x.astype(numpy.float64))
     with pytest.raises(type_check.InvalidType, match='cannot broadcast'):
         func(x, numpy.ones(3, numpy.float32))
+
+
+def test_grad_zeros_are_positive_like_chainer():
+    import chainer
+    a = chainer.Variable(numpy.array([1., 4.], numpy.float32))
+    b = chainer.Variable(numpy.array([3., 2.], numpy.float32))
+    y = F.maximum(a, b)
+    y.grad = numpy.array([-1., -2.], numpy.float32)
+    y.backward()
+    numpy.testing.assert_array_equal(a.grad, [0., -2.])
+    numpy.testing.assert_array_equal(b.grad, [-1., 0.])
+    assert not numpy.signbit(a.grad[0]) and not numpy.signbit(b.grad[1])

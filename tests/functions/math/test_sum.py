@@ -83,3 +83,46 @@ def test_axis_error_wording_matches_chainer():
         F.sum(x, axis=-3)
     with pytest.raises(InvalidType, match=r'Mean \(Forward\)'):
         F.mean(x, axis=5)
+
+
+def _grads_for_bits(fn, *arrays):
+    """Outputs and input gradients of fn, backpropagating
+    sum(y * gy) with gy drawn from RandomState(7)."""
+    import chainer
+    vs = [chainer.Variable(a) for a in arrays]
+    ys = fn(*vs)
+    ys = ys if isinstance(ys, (tuple, list)) else (ys,)
+    rs = numpy.random.RandomState(7)
+    loss = None
+    for y in ys:
+        t = F.sum(y * rs.randn(*y.shape).astype(y.dtype))
+        loss = t if loss is None else loss + t
+    loss.backward()
+    return [y.array for y in ys], [v.grad for v in vs]
+
+
+def test_bits_match_chainer_long_sum():
+    # Exact float32 values of the real Chainer 7.8.1 (same operation
+    # order), not just close ones: printed arrays show 1-ulp changes.
+    x = numpy.sin(numpy.arange(30000, dtype=numpy.float64)).astype(
+        numpy.float32)
+    out = {'sum': F.sum(x).array, 'mean': F.mean(x).array,
+           'sum_ax1': F.sum(x.reshape(2, 15000), axis=1).array,
+           'sum_4d': F.sum(x.reshape(2, 3, 50, 100), axis=(1, 2, 3)).array}
+    expect = {
+        'sum': numpy.array([
+            1.86245596408844],
+            numpy.float32).reshape(()),
+        'mean': numpy.array([
+            6.208186823641881e-05],
+            numpy.float32).reshape(()),
+        'sum_ax1': numpy.array([
+            0.8796617984771729, 0.9827960729598999],
+            numpy.float32).reshape((2,)),
+        'sum_4d': numpy.array([
+            0.8796617984771729, 0.9827960729598999],
+            numpy.float32).reshape((2,)),
+    }
+    for k, v in expect.items():
+        numpy.testing.assert_array_equal(out[k], v, err_msg=k)
+        assert out[k].dtype == numpy.float32

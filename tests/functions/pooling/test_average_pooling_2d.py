@@ -35,3 +35,45 @@ def test_creator_and_errors():
         'AveragePooling2D'
     with pytest.raises(InvalidType, match=r'in_types\[0\]\.ndim == 4'):
         F.average_pooling_2d(x[0], 2)
+
+
+def _grads_for_bits(fn, *arrays):
+    """Outputs and input gradients of fn, backpropagating
+    sum(y * gy) with gy drawn from RandomState(7)."""
+    import chainer
+    vs = [chainer.Variable(a) for a in arrays]
+    ys = fn(*vs)
+    ys = ys if isinstance(ys, (tuple, list)) else (ys,)
+    rs = numpy.random.RandomState(7)
+    loss = None
+    for y in ys:
+        t = F.sum(y * rs.randn(*y.shape).astype(y.dtype))
+        loss = t if loss is None else loss + t
+    loss.backward()
+    return [y.array for y in ys], [v.grad for v in vs]
+
+
+def test_bits_match_chainer_avgpool_overlap_grad():
+    # Exact float32 values of the real Chainer 7.8.1 (same operation
+    # order), not just close ones: printed arrays show 1-ulp changes.
+    rs = numpy.random.RandomState(0)
+    x = rs.randn(1, 1, 4, 5).astype(numpy.float32)
+    _, (gx,) = _grads_for_bits(lambda v: F.average_pooling_2d(v, 3, 2, 1), x)
+    out = {'gx': gx}
+    expect = {
+        'gx': numpy.array([
+            0.1878361850976944, 0.13606536388397217,
+            -0.05177082121372223, -0.04812413454055786,
+            0.003646685043349862, 0.2331157773733139,
+            0.09368683397769928, -0.13942892849445343,
+            -0.13555273413658142, 0.003876193193718791,
+            0.04527958482503891, -0.04237852990627289,
+            -0.0876581147313118, -0.08742859959602356,
+            0.000229508092161268, 0.04527958482503891,
+            -0.04237852990627289, -0.0876581147313118,
+            -0.08742859959602356, 0.000229508092161268],
+            numpy.float32).reshape((1, 1, 4, 5)),
+    }
+    for k, v in expect.items():
+        numpy.testing.assert_array_equal(out[k], v, err_msg=k)
+        assert out[k].dtype == numpy.float32

@@ -72,3 +72,16 @@ def test_errors():
         F.max_pooling_2d(x.astype(numpy.int32), 2)
     with pytest.raises(InvalidType, match='positive output size'):
         F.max_pooling_2d(x, 6, cover_all=False)
+
+
+def test_grad_zeros_are_positive_like_chainer():
+    # Chainer scatters gy into zeros: the positions no window picked hold
+    # +0.0 even for negative gy (printed "0.", never "-0.").
+    import chainer
+    x = chainer.Variable(numpy.arange(16, dtype=numpy.float32).reshape(
+        1, 1, 4, 4))
+    y = F.max_pooling_2d(x, 2)
+    y.grad = -numpy.ones_like(y.array)
+    y.backward()
+    assert not numpy.signbit(x.grad[x.grad == 0]).any()
+    assert (x.grad == -1).sum() == 4

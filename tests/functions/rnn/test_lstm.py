@@ -81,3 +81,53 @@ def test_errors():
         F.lstm(c.astype('d'), x)
     with pytest.raises(InvalidType, match='dtype.kind == f'):
         F.lstm(c.astype('i'), x.astype('i'))
+
+
+def _grads_for_bits(fn, *arrays):
+    """Outputs and input gradients of fn, backpropagating
+    sum(y * gy) with gy drawn from RandomState(7)."""
+    import chainer
+    vs = [chainer.Variable(a) for a in arrays]
+    ys = fn(*vs)
+    ys = ys if isinstance(ys, (tuple, list)) else (ys,)
+    rs = numpy.random.RandomState(7)
+    loss = None
+    for y in ys:
+        t = F.sum(y * rs.randn(*y.shape).astype(y.dtype))
+        loss = t if loss is None else loss + t
+    loss.backward()
+    return [y.array for y in ys], [v.grad for v in vs]
+
+
+def test_bits_match_chainer_lstm_grad():
+    # Exact float32 values of the real Chainer 7.8.1 (same operation
+    # order), not just close ones: printed arrays show 1-ulp changes.
+    rs = numpy.random.RandomState(3)
+    c = rs.randn(3, 2).astype(numpy.float32)
+    x = rs.randn(3, 8).astype(numpy.float32)
+    _, (gc, gx) = _grads_for_bits(F.lstm, c, x)
+    out = {'gx': gx, 'gc': gc}
+    expect = {
+        'gx': numpy.array([
+            0.5845522880554199, -0.03166995570063591,
+            0.7554877996444702, -0.00014495033246930689,
+            -0.32425302267074585, 0.32619038224220276,
+            -0.1647854745388031, 0.06710199266672134,
+            0.0842164009809494, 0.002531615784391761,
+            0.004729060921818018, 0.00815530400723219,
+            0.07115629315376282, 0.09335415810346603,
+            -0.22090423107147217, -0.03612443059682846,
+            -0.0994877740740776, -0.21377426385879517,
+            0.051815472543239594, -0.05609110742807388,
+            -0.023038676008582115, -0.009971185587346554,
+            0.005555258598178625, -0.006003518123179674],
+            numpy.float32).reshape((3, 8)),
+        'gc': numpy.array([
+            0.8266592621803284, -1.288838505744934,
+            0.07741323113441467, 0.15478551387786865,
+            -0.25390148162841797, -0.02291812375187874],
+            numpy.float32).reshape((3, 2)),
+    }
+    for k, v in expect.items():
+        numpy.testing.assert_array_equal(out[k], v, err_msg=k)
+        assert out[k].dtype == numpy.float32

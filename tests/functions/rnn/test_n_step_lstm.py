@@ -123,3 +123,62 @@ def test_errors():
     with pytest.raises(ValueError, match=r'bs\[0\]\[1\] must have the shape'):
         F.n_step_lstm(2, 0., hx, cx, ws,
                       [[bs[0][0], bs[0][1][:1]] + bs[0][2:], bs[1]], xs)
+
+
+def _grads_for_bits(fn, *arrays):
+    """Outputs and input gradients of fn, backpropagating
+    sum(y * gy) with gy drawn from RandomState(7)."""
+    import chainer
+    vs = [chainer.Variable(a) for a in arrays]
+    ys = fn(*vs)
+    ys = ys if isinstance(ys, (tuple, list)) else (ys,)
+    rs = numpy.random.RandomState(7)
+    loss = None
+    for y in ys:
+        t = F.sum(y * rs.randn(*y.shape).astype(y.dtype))
+        loss = t if loss is None else loss + t
+    loss.backward()
+    return [y.array for y in ys], [v.grad for v in vs]
+
+
+def test_bits_match_chainer_n_step_lstm():
+    # Exact float32 values of the real Chainer 7.8.1 (same operation
+    # order), not just close ones: printed arrays show 1-ulp changes.
+    rs = numpy.random.RandomState(4)
+    ws = [[(rs.randn(2, 3 if i < 4 else 2) * .5).astype(numpy.float32)
+           for i in range(8)]]
+    bs = [[(rs.randn(2) * .5).astype(numpy.float32) for i in range(8)]]
+    x0 = rs.randn(2, 3).astype(numpy.float32)
+    x1 = rs.randn(1, 3).astype(numpy.float32)
+    h0 = rs.randn(1, 2, 2).astype(numpy.float32)
+    c0 = rs.randn(1, 2, 2).astype(numpy.float32)
+
+    def f(h, c, w0, w4, a, b):
+        w = [[w0] + ws[0][1:4] + [w4] + ws[0][5:]]
+        hy, cy, ys = F.n_step_lstm(1, 0.0, h, c, w, bs, [a, b])
+        return [hy, cy] + list(ys)
+
+    ys, gs = _grads_for_bits(f, h0, c0, ws[0][0], ws[0][4], x0, x1)
+    out = {'ys0': ys[2], 'gh': gs[0], 'gw0': gs[2], 'gw4': gs[3]}
+    expect = {
+        'ys0': numpy.array([
+            0.04392801597714424, 0.5280512571334839,
+            0.027443794533610344, 0.4604417085647583],
+            numpy.float32).reshape((2, 2)),
+        'gh': numpy.array([
+            0.04879385232925415, 0.0028124279342591763,
+            0.3004094362258911, -0.21297381818294525],
+            numpy.float32).reshape((1, 2, 2)),
+        'gw0': numpy.array([
+            0.029177570715546608, -0.0038437042385339737,
+            -0.014601216651499271, -0.06362494081258774,
+            -0.31666073203086853, -0.0638933777809143],
+            numpy.float32).reshape((2, 3)),
+        'gw4': numpy.array([
+            0.019839629530906677, -0.03324279189109802,
+            0.08278246968984604, -0.04070822522044182],
+            numpy.float32).reshape((2, 2)),
+    }
+    for k, v in expect.items():
+        numpy.testing.assert_array_equal(out[k], v, err_msg=k)
+        assert out[k].dtype == numpy.float32
