@@ -70,6 +70,33 @@ def _columns_nk(xp, x, ksize, stride, pad, dilate, cover_all, outs, groups):
     return col.reshape(groups, n * _prod(outs), -1), outs
 
 
+def _window_rows(xp, x, ksize, stride, pad, dilate, cover_all, outs,
+                 n_other):
+    """Chainer's im2col matrix ``(n * prod(outs), c * prod(ksize))``, with
+    the values BLAS gives Chainer's ``numpy.tensordot`` (its float32
+    rounding depends on the call).  ``n_other`` is the other free size of
+    the product.  A real GEMM gives the same bits whatever the layout of
+    the matrix, so it is a transposed view of one fast copy in
+    ``(c, *ksize, n, *outs)`` order; a product that degenerates to a
+    matrix-vector one (a size of 1) takes tensordot's own layout.
+    """
+    nd = x.ndim - 2
+    n, c = x.shape[:2]
+    view = im2col_view(x, ksize, stride, pad, 0, cover_all, dilate, outs)
+    outs = view.shape[2 + nd:]
+    m = n * _prod(outs)
+    k = c * _prod(ksize)
+    if min(m, k, n_other) > 1:
+        axes = tuple(range(1, 2 + nd)) + (0,) + tuple(range(2 + nd,
+                                                             2 + 2 * nd))
+        col = xp.ascontiguousarray(view.transpose(axes))
+        return col.reshape(k, m).T, outs
+    if n == 1:
+        view = xp.ascontiguousarray(view)
+    axes = (0,) + tuple(range(2 + nd, 2 + 2 * nd)) + tuple(range(1, 2 + nd))
+    return view.transpose(axes).reshape(m, k), outs
+
+
 def conv_forward(x, W, b, stride, pad, dilate, groups, cover_all,
                  outs=None):
     """``y[n, o, p] = sum_k W[o, k] col[k, p, n] (+ b[o])``."""
@@ -78,16 +105,17 @@ def conv_forward(x, W, b, stride, pad, dilate, groups, cover_all,
     n = x.shape[0]
     out_c = W.shape[0]
     if groups == 1:
-        # Chainer's product: a tensordot of the (n, c, *ksize, *outs)
-        # window array with W, the operands in this order and layout (the
-        # float32 rounding of BLAS depends on them)
-        col = xp.ascontiguousarray(im2col_view(
-            x, W.shape[2:], stride, pad, 0, cover_all, dilate, outs))
-        k_axes = tuple(range(1, nd + 2))
-        y = xp.tensordot(col, W, (k_axes, k_axes))
+        # The product Chainer's tensordot makes, with ``dot`` as it does
+        # (the float32 rounding of BLAS depends on the call, the operands'
+        # order and their layout): the windows as an
+        # (n * prod(outs), c * prod(ksize)) matrix, copied once, times W^T.
+        col, outs = _window_rows(xp, x, W.shape[2:], stride, pad, dilate,
+                                 cover_all, outs, out_c)
+        Wt = W.transpose(tuple(range(1, nd + 2)) + (0,)).reshape(-1, out_c)
+        y = xp.dot(col, Wt)
         if b is not None:
             y += b
-        return xp.ascontiguousarray(xp.moveaxis(y, -1, 1))
+        return xp.moveaxis(y.reshape((n,) + outs + (out_c,)), -1, 1)
     col = _columns(xp, x, W.shape[2:], stride, pad, dilate, cover_all, outs)
     outs = col.shape[1 + nd:1 + 2 * nd]
     col = col.reshape(groups, -1, _prod(outs) * n)  # the one copy
@@ -105,11 +133,12 @@ def conv_grad_w(x, gy, ksize, stride, pad, dilate, groups):
     n, out_c = gy.shape[:2]
     c = x.shape[1]
     if groups == 1:
-        nd = x.ndim - 2
-        col = xp.ascontiguousarray(im2col_view(
-            x, ksize, stride, pad, 0, False, dilate, gy.shape[2:]))
-        return xp.tensordot(gy, col, ((0,) + tuple(range(2, nd + 2)),
-                                      (0,) + tuple(range(nd + 2, 2 * nd + 2))))
+        # gy as (out_c, n * prod(outs)) times the window rows, summed in
+        # Chainer's (n, *outs) order.
+        col, _ = _window_rows(xp, x, ksize, stride, pad, dilate, False,
+                              gy.shape[2:], out_c)
+        gy2 = xp.moveaxis(gy, 1, 0).reshape(out_c, -1)
+        return xp.dot(gy2, col).reshape((out_c, c) + tuple(ksize))
     col, _ = _columns_nk(xp, x, ksize, stride, pad, dilate, False,
                          gy.shape[2:], groups)
     gy = gy.reshape((n, groups, out_c // groups, -1))
