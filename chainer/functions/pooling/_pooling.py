@@ -8,6 +8,8 @@ reduction has its adjoint here (a scatter back onto the image), which the
 backward nodes use.
 """
 
+import itertools
+
 import numpy
 
 from chainer import backend
@@ -88,6 +90,10 @@ def _scatter(gy, ksize, stride, pad, dims, where_index=None):
     every position, or only the ones ``where_index`` gives per window."""
     xp = backend.get_array_module(gy)
     outs = gy.shape[2:]
+    if where_index is not None and not any(pad) and \
+            tuple(stride) == tuple(ksize) and \
+            all(o * k <= d for o, k, d in zip(outs, ksize, dims)):
+        return _scatter_tiles(xp, gy, where_index, ksize, dims)
     size = tuple(max(d + 2 * p, (o - 1) * s + k) for d, p, o, s, k in
                  zip(dims, pad, outs, stride, ksize))
     img = xp.zeros(gy.shape[:2] + size, gy.dtype)
@@ -104,6 +110,36 @@ def _scatter(gy, ksize, stride, pad, dims, where_index=None):
     img = img[(Ellipsis,) + tuple(slice(p, p + d) for p, d in
                                   zip(pad, dims))]
     return xp.ascontiguousarray(img)
+
+
+def _scatter_tiles(xp, gy, where_index, ksize, dims):
+    """:func:`_scatter` of picked positions when the windows tile the
+    image (stride = ksize, no padding): each kernel offset fills its own
+    strided plane of the ``(n, c, o1, k1, o2, k2, ...)`` view of the image
+    with ``gy * (index == offset)``, no masked writes."""
+    outs = gy.shape[2:]
+    lead = gy.shape[:2]
+    g = xp.empty(lead + sum(((o, k) for o, k in zip(outs, ksize)), ()),
+                 gy.dtype)
+    for k, offset in enumerate(itertools.product(*map(range, ksize))):
+        plane = (Ellipsis,) + sum(((slice(None), i) for i in offset), ())
+        xp.multiply(gy, where_index == k, out=g[plane])
+    # gy * False is -0.0 for a negative gy; Chainer leaves +0.0 there.
+    g += 0
+    covered = tuple(o * k for o, k in zip(outs, ksize))
+    g = g.reshape(lead + covered)
+    if covered == tuple(dims):
+        return g
+    img = xp.zeros(lead + tuple(dims), gy.dtype)
+    img[(Ellipsis,) + tuple(slice(0, c) for c in covered)] = g
+    return img
+
+
+def _size(shape):
+    n = 1
+    for s in shape:
+        n *= s
+    return n
 
 
 def max_unpool(gy, indexes, ksize, stride, pad, dims):
