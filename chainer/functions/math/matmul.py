@@ -28,6 +28,17 @@ class MatMul(FunctionNode):
     def forward(self, inputs):
         self.retain_inputs((0, 1))
         a, b = inputs
+        # The common case first: two float matrices of one dtype.
+        if a.ndim == 2 and b.ndim == 2 and a.dtype == b.dtype and \
+                a.dtype.kind == 'f' and self.dtype is None and \
+                not self.transc:
+            if self.transa:
+                a = a.T
+            if self.transb:
+                b = b.T
+            if a.shape[1] == b.shape[0]:
+                return a @ b,
+            a, b = inputs
         check_float(self, a, 'a')
         check_float(self, b, 'b')
         if a.ndim == 0 or b.ndim == 0:
