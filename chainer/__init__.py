@@ -6,9 +6,11 @@ import warnings as _warnings
 import numpy
 
 from chainer import _defaults
+from chainer import _malloc
 from chainer.configuration import config, global_config, using_config  # NOQA
 
 _defaults.set_defaults()
+_malloc.tune()
 
 from chainer import backend  # NOQA
 from chainer import backends  # NOQA
