@@ -54,7 +54,7 @@ class _Figure:
 
     def savefig(self, path, format=None, **kw):
         with open(path, 'w') as f:
-            json.dump(self.log, f)
+            json.dump(self.log, f, default=float)
 
 
 @pytest.fixture
