@@ -101,7 +101,7 @@ def _n_step(func_name, n_layers, dropout_ratio, hx, cx, ws, bs, xs,
     hy, cy = [], []
     xs = list(xs)
     for layer in range(n_layers):
-        if layer > 0 and dropout_ratio > 0:
+        if layer > 0:  # (draws random numbers even at ratio 0, as Chainer)
             xs = [dropout(x, dropout_ratio) for x in xs]
         outs = []
         for d in range(directions):
