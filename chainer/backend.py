@@ -231,3 +231,32 @@ def _get_array_types():
 def is_gpu_array(array):
     cuda = _gpu_module()
     return cuda.available and isinstance(array, cuda.ndarray)
+
+
+def to_chx(array):
+    """ChainerX is not supported by chainer-ng: raises."""
+    raise RuntimeError('ChainerX is not supported by chainer-ng')
+
+
+def from_chx(array):
+    """Returns ``array`` (there are no ChainerX arrays in chainer-ng)."""
+    return array
+
+
+class ChainerxDevice(Device):
+    """A ChainerX device; constructing it raises (ChainerX is not
+    supported)."""
+
+    def __init__(self, device=None):
+        to_chx(None)
+
+
+def __getattr__(name):
+    # The device classes of the optional backends, loaded on first use.
+    if name == 'GpuDevice':
+        return _gpu_module().GpuDevice
+    if name == 'Intel64Device':
+        from chainer.backends import intel64
+        return intel64.Intel64Device
+    raise AttributeError(
+        "module 'chainer.backend' has no attribute {!r}".format(name))

@@ -18,6 +18,9 @@ from chainer.configuration import _local_store
 from chainer.variable import (Variable, VariableNode, _new_variable,
                               _wrap_node)
 
+from chainer.graph_optimizations.static_graph_utilities import \
+    static_forward_optimizations  # NOQA
+
 _ndarray = numpy.ndarray
 _generic = numpy.generic
 _asarray = numpy.asarray

@@ -781,6 +781,7 @@ class Parameter(Variable):
     """
 
     __array_priority__ = 200
+    initializer = None
     _initial_device = None
     # Whether initialize() fills the gradient with NaN (cleargrad turns it
     # off, so that the gradient stays None).
