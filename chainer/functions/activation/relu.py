@@ -39,7 +39,14 @@ class ReLUGrad(FunctionNode):
 
     def forward(self, inputs):
         gy, = inputs
-        return gy * self.mask,
+        mask = self.mask
+        if isinstance(gy, numpy.ndarray) and gy.flags.c_contiguous and \
+                not mask.flags.c_contiguous and gy.shape == mask.shape:
+            # The product of a C-contiguous gy with a mask of another
+            # layout (a convolution's output) is C-contiguous, and much
+            # faster with the mask copied to that layout first.
+            mask = numpy.ascontiguousarray(mask)
+        return gy * mask,
 
     def backward(self, indexes, grad_outputs):
         return ReLUGrad(self.mask).apply(grad_outputs)

@@ -7,6 +7,7 @@ padded input and one (batched) matmul; groups become a batch axis of the
 matmul, so grouped and plain convolutions share one path.
 """
 
+
 import numpy
 
 from chainer import backend
@@ -38,8 +39,8 @@ def _bmm(xp, a, b):
     return numpy.stack([numpy.matmul(ai, bi) for ai, bi in zip(a, b)])
 
 
-def _batch_last(xp, x):
-    return xp.moveaxis(x, 0, -1)
+def _batch_last(xp, x, axis=0):
+    return xp.moveaxis(x, axis, -1)
 
 
 def _batch_first(xp, y):
@@ -154,6 +155,19 @@ def deconv_forward(x, W, b, stride, pad, outsize, dilate, groups):
     n, in_c = x.shape[:2]
     ksize = W.shape[2:]
     out_c = W.shape[1] * groups
+    if groups == 1:
+        # Chainer's product: tensordot(W, x, (0, 1)), columns in its
+        # (n, *dims) order (a GEMM's bits depend on where a row or column
+        # lies in the product, not only on the operand layouts).  The
+        # window sums of col2im then run on a batch-last image, over long
+        # contiguous stretches (read through a transposed view of it).
+        col = _batch_last(xp, xp.tensordot(W, x, (0, 1)).reshape(
+            (out_c,) + tuple(ksize) + (n,) + x.shape[2:]), 1 + nd)
+        y = _batch_first(xp, col2im_add(col, stride, pad, outsize, dilate,
+                                        first=1))
+        if b is not None:
+            y += b.reshape((1, out_c) + (1,) * nd)
+        return y
     xT = xp.ascontiguousarray(_batch_last(xp, x))
     xT = xT.reshape(groups, in_c // groups, -1)
     Wg = W.reshape(groups, in_c // groups, -1).swapaxes(1, 2)

@@ -50,10 +50,17 @@ def check_outs(func, dims, outs):
                                outs, tuple(dims)))
 
 
-def _windows(x, ksize, stride, pad, outs, pval):
-    padded = pad_for_windows(x, ksize, stride, pad, outs, pval)
-    for offset, index in window_slices(ksize, stride, outs):
+def _windows(x, ksize, stride, pad, outs, pval, first=2):
+    padded = pad_for_windows(x, ksize, stride, pad, outs, pval, first=first)
+    for offset, index in window_slices(ksize, stride, outs, first=first):
         yield padded[index]
+
+
+def _channels_last(x):
+    """Whether ``x`` is an ``(n, *dims, c)`` C-contiguous buffer seen as
+    ``(n, c, *dims)`` (the layout of a convolution's output)."""
+    return x.ndim > 2 and not x.flags.c_contiguous and \
+        numpy.moveaxis(x, 1, -1).flags.c_contiguous
 
 
 # The lowest set bit of a byte: the first window offset holding the maximum.
@@ -65,7 +72,20 @@ def max_pool(x, ksize, stride, pad, outs):
     """The window maxima and the flat kernel index of each (the first one
     among ties, as argmax gives)."""
     xp = backend.get_array_module(x)
-    windows = list(_windows(x, ksize, stride, pad, outs, -float('inf')))
+    if xp is numpy and x.size and _channels_last(x):
+        # Channels-last buffer: the window passes run in its own memory
+        # order (elementwise, so the values are the same), and the results
+        # are laid out as usual at the end.
+        y, indexes = _max_pool(xp, numpy.moveaxis(x, 1, -1), ksize, stride,
+                               pad, outs, 1)
+        return (numpy.ascontiguousarray(numpy.moveaxis(y, -1, 1)),
+                numpy.ascontiguousarray(numpy.moveaxis(indexes, -1, 1)))
+    return _max_pool(xp, x, ksize, stride, pad, outs, 2)
+
+
+def _max_pool(xp, x, ksize, stride, pad, outs, first):
+    windows = list(_windows(x, ksize, stride, pad, outs, -float('inf'),
+                            first))
     y = windows[0].copy()
     for s in windows[1:]:
         xp.maximum(y, s, out=y)
