@@ -11,6 +11,7 @@ import os
 import numpy
 
 from chainer import backend
+from chainer.configuration import config  # NOQA  (Chainer re-exports it here)
 
 try:
     import cupy
@@ -32,10 +33,22 @@ except Exception as e:  # ImportError, or a broken CUDA install
     cuda = None
 
     class ndarray:  # a dummy that no array is an instance of
-        pass
+        @property
+        def shape(self):
+            pass
+
+        @property
+        def device(self):
+            pass
+
+        def get(self, stream=None):
+            pass
+
+        def set(self, arr, stream=None):
+            pass
 
     class Device:  # NOQA
-        def __init__(self, *args, **kwargs):
+        def __init__(self, device=None):
             check_cuda_available()
 
     class Event:  # NOQA
@@ -54,6 +67,30 @@ if available:
         cudnn_enabled = False
     memory_pool = cupy.get_default_memory_pool()
     pinned_memory_pool = cupy.get_default_pinned_memory_pool()
+
+
+_dropout_states = {}
+
+
+def get_cudnn_dropout_states():
+    """Returns the cuDNN dropout states of the current thread (needs cuDNN)."""
+    if not cudnn_enabled:
+        raise RuntimeError('cuDNN is not enabled.')
+    import threading
+    return get_cudnn_dropout_states_core(threading.current_thread().ident)
+
+
+def get_cudnn_dropout_states_core(thread_id):
+    """Returns the cuDNN dropout states for ``thread_id`` on the current device."""
+    if not cudnn_enabled:
+        raise RuntimeError('cuDNN is not enabled.')
+    key = (cupy.cuda.get_device_id(), thread_id)
+    states = _dropout_states.get(key)
+    if states is None:
+        seed = int(os.environ.get('CHAINER_SEED', numpy.random.randint(0, 2 ** 31)))
+        states = cudnn.DropoutStates(None, seed)
+        _dropout_states[key] = states
+    return states
 
 
 def check_cuda_available():

@@ -66,6 +66,9 @@ class _Timer:
     start times (calls nest), a history of (name, seconds), and the total
     of the outermost calls."""
 
+    # Units of print_report: name -> ticks per second.
+    table = {'sec': 1, 'ms': 10 ** 3, 'us': 10 ** 6, 'ns': 10 ** 9}
+
     def _init_timer(self):
         self.call_history = []
         self._running_stack = []

@@ -6,5 +6,8 @@ per-op overhead is low), so the decorators keep the API and the semantics
 without the trace.
 """
 
-from chainer.graph_optimizations.static_graph import static_graph  # NOQA
+# As in Chainer, ``chainer.graph_optimizations.static_graph`` names the module;
+# the decorator is ``chainer.static_graph``.
+from chainer.graph_optimizations import static_graph  # NOQA
+from chainer.graph_optimizations import static_graph_utilities  # NOQA
 from chainer.graph_optimizations.static_graph_utilities import static_code  # NOQA

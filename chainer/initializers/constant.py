@@ -7,7 +7,22 @@ from chainer.initializer import Initializer
 from chainer.initializers._common import check_dtype
 
 
-class Constant(Initializer):
+class _Constant(Initializer):
+    # Shared by Constant and the fixed-value initializers: ``fill_value`` is
+    # an instance attribute of Constant, a class attribute of Zero/One/NaN
+    # (Chainer's layout: Zero is not a Constant).
+    fill_value = None
+
+    def __call__(self, array):
+        check_dtype(self, array)
+        value = self.fill_value
+        if not numpy.isscalar(value):
+            value = backend.get_device_from_array(array).send(
+                backend.get_array_module(value).asarray(value))
+        array[...] = value
+
+
+class Constant(_Constant):
     """Fills the array with a scalar, or an array broadcast to its shape.
 
     Args:
@@ -26,34 +41,23 @@ class Constant(Initializer):
         self.fill_value = fill_value
         super().__init__(dtype)
 
-    def __call__(self, array):
-        check_dtype(self, array)
-        value = self.fill_value
-        if not numpy.isscalar(value):
-            value = backend.get_device_from_array(array).send(
-                backend.get_array_module(value).asarray(value))
-        array[...] = value
 
-
-class Zero(Constant):
+class Zero(_Constant):
     """Fills the array with zeros."""
 
-    def __init__(self, dtype=None):
-        super().__init__(0.0, dtype)
+    fill_value = 0.0
 
 
-class One(Constant):
+class One(_Constant):
     """Fills the array with ones."""
 
-    def __init__(self, dtype=None):
-        super().__init__(1.0, dtype)
+    fill_value = 1.0
 
 
-class NaN(Constant):
+class NaN(_Constant):
     """Fills the array with NaN (the mark of an uninitialized parameter)."""
 
-    def __init__(self, dtype=None):
-        super().__init__(numpy.nan, dtype)
+    fill_value = numpy.nan
 
 
 class Identity(Initializer):

@@ -27,8 +27,11 @@ class DaliIterator(iterator.Iterator):
         sizes = pipeline.epoch_size()
         self._epoch_size = (list(sizes.values())[0] if isinstance(sizes, dict)
                             else int(sizes))
-        self.batch_size = pipeline.batch_size
         self.reset()
+
+    @property
+    def batch_size(self):
+        return self.pipeline.batch_size
 
     def reset(self):
         self.current_position = 0

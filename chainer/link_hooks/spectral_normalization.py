@@ -9,8 +9,32 @@ from chainer import backend
 from chainer import link_hook
 
 
-def _l2normalize(xp, v, eps):
+def l2normalize(xp, v, eps):
+    """``v / (||v|| + eps)`` for a raw array ``v``."""
     return v / (xp.linalg.norm(v) + eps)
+
+
+_l2normalize = l2normalize
+
+
+def update_approximate_vectors(weight_matrix, u, n_power_iteration, eps):
+    """Power iteration on a 2-D weight Variable.
+
+    Returns new arrays ``(u, v)`` (``u`` is not modified in place), the
+    approximate left and right singular vectors of the largest singular
+    value.
+    """
+    w = weight_matrix.array
+    xp = backend.get_array_module(w)
+    for _ in range(n_power_iteration):
+        v = l2normalize(xp, w.T.dot(u), eps)
+        u = l2normalize(xp, w.dot(v), eps)
+    return u, v
+
+
+def calculate_max_singular_value(weight_matrix, u, v):
+    """``u^T W v`` as a Variable, differentiable with respect to ``W``."""
+    return F.sum(F.linear(v[None], weight_matrix)[0] * u)
 
 
 def _is_deconvolution(link):
@@ -101,6 +125,12 @@ class SpectralNormalization(link_hook.LinkHook):
             xp = backend.get_array_module(w)
             w = xp.moveaxis(w, self.axis, 0)
         return w.reshape(shape)
+
+    def reshape_W(self, W):
+        """``W`` (a Variable) seen as the matrix ``(W.shape[axis], -1)``."""
+        if self.axis:
+            W = F.moveaxis(W, self.axis, 0)
+        return F.reshape(W, (W.shape[0], -1))
 
     def _initialize_lazy(self, link, args):
         """Initializes an uninitialized weight from the first input."""

@@ -4,7 +4,6 @@ import collections.abc as collections_abc  # NOQA
 import contextlib
 import shutil
 import tempfile
-import warnings
 
 import numpy
 
@@ -59,25 +58,6 @@ def get_deconv_outsize(size, k, s, p, cover_all=False, d=1):
     return s * (size - 1) + dk - 2 * p
 
 
-def experimental(api_name):
-    """Warns that ``api_name`` is experimental."""
-    import chainer
-    if not getattr(chainer, 'disable_experimental_feature_warning', False):
-        warnings.warn(
-            '{} is experimental. The interface can change in the '
-            'future.'.format(api_name), FutureWarning)
-
-
-def nondeterministic(f_name):
-    """Warns (when ``config.warn_nondeterministic``) that ``f_name`` is
-    nondeterministic."""
-    import chainer
-    if getattr(chainer.config, 'warn_nondeterministic', False):
-        warnings.warn(
-            'Potentially nondeterministic computation {}'.format(f_name),
-            RuntimeWarning)
-
-
 def _raise_from(exc_type, message, cause):
     raise exc_type('{} ({}: {})'.format(
         message, type(cause).__name__, cause)) from cause
@@ -91,3 +71,6 @@ from chainer.utils import precision  # NOQA
 from chainer.utils import walker_alias  # NOQA
 from chainer.utils.meta import enable_final, final  # NOQA
 from chainer.utils.walker_alias import WalkerAlias  # NOQA
+# The submodules are shadowed by their functions, as in Chainer.
+from chainer.utils.experimental import experimental  # NOQA
+from chainer.utils.nondeterministic import nondeterministic  # NOQA

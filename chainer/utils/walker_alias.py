@@ -85,3 +85,11 @@ class WalkerAlias(device_resident.DeviceResident):
         index = xp.minimum(index, n - 1)
         left_right = (self.threshold[index] < pb - index).astype(numpy.int32)
         return self.values[index * 2 + left_right]
+
+    def sample_xp(self, xp, shape):
+        """Draws samples with the array module ``xp`` (the tables' module)."""
+        return self.sample(shape)
+
+    def sample_gpu(self, shape):
+        """Draws samples on the GPU (the tables must be there)."""
+        return self.sample(shape)

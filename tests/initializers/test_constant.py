@@ -45,3 +45,15 @@ def test_identity():
 
 def test_module():
     assert constant.Constant is I.Constant
+
+
+def test_fixed_value_initializers_layout():
+    # Chainer: Zero/One/NaN carry fill_value as a class attribute and are not
+    # Constant subclasses; instances hold only their dtype.
+    assert (I.Zero.fill_value, I.One.fill_value) == (0.0, 1.0)
+    assert numpy.isnan(I.NaN.fill_value)
+    assert not issubclass(I.Zero, I.Constant)
+    assert vars(I.One(numpy.float32)) == {'dtype': numpy.dtype(numpy.float32)}
+    a = numpy.empty(2, numpy.float16)
+    I.One()(a)
+    numpy.testing.assert_array_equal(a, [1, 1])

@@ -138,3 +138,33 @@ def test_weight_standardization_conv_and_lazy():
     conv.add_hook(link_hooks.WeightStandardization(eps=1e-3))
     y = conv(numpy.random.randn(1, 2, 3, 3).astype(numpy.float32))
     assert y.shape == (1, 3, 2, 2)
+
+
+def test_spectral_normalization_helpers():
+    import chainer
+    from chainer.link_hooks import spectral_normalization as sn
+    rng = numpy.random.RandomState(0)
+    w = rng.randn(3, 4).astype(numpy.float32)
+    u0 = rng.randn(3).astype(numpy.float32)
+    u_in = u0.copy()
+    numpy.testing.assert_allclose(
+        sn.l2normalize(numpy, u0, 0.0), u0 / numpy.linalg.norm(u0), rtol=1e-6)
+    u, v = sn.update_approximate_vectors(chainer.Variable(w), u_in, 20, 1e-12)
+    numpy.testing.assert_array_equal(u_in, u0)  # not modified in place
+    assert u.shape == (3,) and v.shape == (4,)
+    wv = chainer.Variable(w)
+    sigma = sn.calculate_max_singular_value(wv, u, v)
+    numpy.testing.assert_allclose(
+        sigma.array, numpy.linalg.svd(w, compute_uv=False)[0], rtol=1e-4)
+    sigma.backward()
+    # d(u^T W v)/dW = u v^T
+    numpy.testing.assert_allclose(wv.grad, numpy.outer(u, v), rtol=1e-5)
+    hook = sn.SpectralNormalization()
+    assert hook.reshape_W(chainer.Variable(numpy.zeros((2, 3, 4), 'f'))).shape == (2, 12)
+
+
+def test_timer_hook_unit_table():
+    from chainer.link_hooks import TimerHook
+    from chainer.function_hooks import TimerHook as FunctionTimerHook
+    assert TimerHook.table == {'sec': 1, 'ms': 1000, 'us': 10 ** 6, 'ns': 10 ** 9}
+    assert FunctionTimerHook.table == TimerHook.table

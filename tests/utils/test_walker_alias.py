@@ -54,3 +54,10 @@ def test_gpu():
     assert w.use_gpu
     s = w.sample((3,))
     assert isinstance(s, cuda.ndarray)
+
+
+def test_sample_xp_and_gpu_names():
+    from chainer.utils import WalkerAlias
+    sampler = WalkerAlias([0.0, 1.0, 0.0])
+    numpy.testing.assert_array_equal(sampler.sample_xp(numpy, (2, 3)), numpy.ones((2, 3)))
+    assert callable(sampler.sample_gpu)

@@ -26,6 +26,9 @@ class BlackOut(_SamplerLink):
     (4, 3)
     """
 
+    # Fixed negatives for tests: when not None, forward uses them.
+    sample_data = None
+
     def __init__(self, in_size, counts, sample_size):
         super().__init__()
         vocab_size = len(counts)
@@ -38,7 +41,7 @@ class BlackOut(_SamplerLink):
         """The mean loss of ``x`` ``(N, in_size)`` against the labels
         ``t`` ``(N,)``; the negatives are ``self.sample_data`` when that
         attribute is set (for tests), else freshly drawn."""
-        samples = getattr(self, 'sample_data', None)
+        samples = self.sample_data
         if samples is None:
             samples = self.sampler.sample((x.shape[0], self.sample_size))
         return F.black_out(x, t, self.W, samples)

@@ -46,3 +46,8 @@ def test_drawn_samples_shape():
     with chainer.using_config('train', False):
         assert numpy.isfinite(link(R(0, 2, 2),
                                    numpy.zeros(2, numpy.int32)).array)
+
+
+def test_sample_data_class_default():
+    from chainer.links import BlackOut
+    assert BlackOut.sample_data is None

@@ -130,7 +130,8 @@ class BuildingBlock(link.Chain):
     ``n_layer - 1`` :class:`BottleneckB` (``b1``, ``b2``, ...).
 
     Args:
-        n_layer (int): The number of bottleneck layers.
+        n_layers (int): The number of bottleneck layers (``n_layer`` is
+            accepted as its old name).
         in_channels (int): The input channels.
         mid_channels (int): The channels of the bottlenecks.
         out_channels (int): The output channels.
@@ -140,14 +141,28 @@ class BuildingBlock(link.Chain):
             :class:`BottleneckA`).
     """
 
-    def __init__(self, n_layer, in_channels, mid_channels, out_channels,
-                 stride, initialW=None, downsample_fb=False):
+    def __init__(self, n_layers=None, in_channels=None, mid_channels=None,
+                 out_channels=None, stride=None, initialW=None,
+                 downsample_fb=None, **kwargs):
+        if 'n_layer' in kwargs:
+            n_layers = kwargs.pop('n_layer')
+        if kwargs:
+            raise TypeError('BuildingBlock: unexpected keyword argument(s) '
+                            '{}'.format(', '.join(sorted(kwargs))))
+        required = dict(n_layers=n_layers, in_channels=in_channels,
+                        mid_channels=mid_channels, out_channels=out_channels,
+                        stride=stride)
+        missing = [k for k, v in required.items() if v is None]
+        if missing:
+            raise TypeError('BuildingBlock: missing argument(s) {}'.format(
+                ', '.join(missing)))
+        downsample_fb = bool(downsample_fb)
         super().__init__()
         with self.init_scope():
             self.a = BottleneckA(in_channels, mid_channels, out_channels,
                                  stride, initialW, downsample_fb)
             self._forward = ['a']
-            for i in range(1, n_layer):
+            for i in range(1, n_layers):
                 name = 'b{}'.format(i)
                 setattr(self, name, BottleneckB(out_channels, mid_channels,
                                                 initialW))
@@ -263,8 +278,11 @@ class ResNet50Layers(ResNetLayers):
         super().__init__(pretrained_model, 50, downsample_fb)
 
     @classmethod
-    def convert_caffemodel_to_npz(cls, path_caffemodel, path_npz):
-        ResNetLayers.convert_caffemodel_to_npz(path_caffemodel, path_npz, 50)
+    def convert_caffemodel_to_npz(cls, path_caffemodel, path_npz, n_layers=None):
+        # n_layers=None: this class's depth (Chainer's default, 50, would
+        # mis-convert the deeper models).
+        ResNetLayers.convert_caffemodel_to_npz(
+            path_caffemodel, path_npz, 50 if n_layers is None else n_layers)
 
 
 class ResNet101Layers(ResNetLayers):
@@ -282,8 +300,11 @@ class ResNet101Layers(ResNetLayers):
         super().__init__(pretrained_model, 101, downsample_fb)
 
     @classmethod
-    def convert_caffemodel_to_npz(cls, path_caffemodel, path_npz):
-        ResNetLayers.convert_caffemodel_to_npz(path_caffemodel, path_npz, 101)
+    def convert_caffemodel_to_npz(cls, path_caffemodel, path_npz, n_layers=None):
+        # n_layers=None: this class's depth (Chainer's default, 50, would
+        # mis-convert the deeper models).
+        ResNetLayers.convert_caffemodel_to_npz(
+            path_caffemodel, path_npz, 101 if n_layers is None else n_layers)
 
 
 class ResNet152Layers(ResNetLayers):
@@ -301,8 +322,11 @@ class ResNet152Layers(ResNetLayers):
         super().__init__(pretrained_model, 152, downsample_fb)
 
     @classmethod
-    def convert_caffemodel_to_npz(cls, path_caffemodel, path_npz):
-        ResNetLayers.convert_caffemodel_to_npz(path_caffemodel, path_npz, 152)
+    def convert_caffemodel_to_npz(cls, path_caffemodel, path_npz, n_layers=None):
+        # n_layers=None: this class's depth (Chainer's default, 50, would
+        # mis-convert the deeper models).
+        ResNetLayers.convert_caffemodel_to_npz(
+            path_caffemodel, path_npz, 152 if n_layers is None else n_layers)
 
 
 def _transfer_bn(caffemodel, bn, bn_name, scale_name):

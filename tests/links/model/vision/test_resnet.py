@@ -162,3 +162,24 @@ def test_transfer_from_caffe_names(monkeypatch, n_layers, names):
         assert name in seen
     assert all((p.array != 0).all() for p in m.params())
     assert (m.res3.b2.bn1.avg_var == 6).all()
+
+
+def test_building_block_keywords():
+    # Chainer's signature: n_layers=..., with n_layer kept as the old name.
+    block = resnet.BuildingBlock(n_layers=2, in_channels=4, mid_channels=2,
+                                 out_channels=6, stride=1)
+    assert [name for name, _ in block.namedlinks(skipself=True)
+            if name.count('/') == 1] == ['/a', '/b1']
+    old = resnet.BuildingBlock(n_layer=3, in_channels=4, mid_channels=2,
+                               out_channels=6, stride=1)
+    assert hasattr(old, 'b2') and not hasattr(old, 'b3')
+    with pytest.raises(TypeError, match='missing'):
+        resnet.BuildingBlock(2, 4, 2, 6)
+    with pytest.raises(TypeError, match='foo'):
+        resnet.BuildingBlock(2, 4, 2, 6, 1, foo=1)
+
+
+def test_convert_caffemodel_signature():
+    import inspect
+    params = inspect.signature(L.ResNet101Layers.convert_caffemodel_to_npz).parameters
+    assert list(params) == ['path_caffemodel', 'path_npz', 'n_layers']
