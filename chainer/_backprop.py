@@ -229,6 +229,11 @@ def _seed(var, loss_scale, caller):
             '0-dimensional array. Apply chainer.functions.squeeze to obtain '
             'a scalar variable. If the size of this variable accidentally '
             'becomes one, set zero to grad.', DeprecationWarning)
+    return _ones(var, loss_scale)
+
+
+def _ones(var, loss_scale):
+    data = var._data
     xp = var.xp
     if xp is numpy:
         g = numpy.ones_like(data)
@@ -361,7 +366,8 @@ def grad(outputs, inputs, grad_outputs, grad_inputs, set_grad, retain_grad,
         for i, y in enumerate(outputs):
             gy = None if grad_outputs is None else grad_outputs[i]
             if gy is None:
-                gy = _seed(y, loss_scale, 'chainer.grad')
+                # chainer.grad seeds every output with ones (any size).
+                gy = _ones(y, loss_scale)
             elif not isinstance(gy, Variable):
                 gy = _new_variable(gy)
             roots.append((y.node, gy))

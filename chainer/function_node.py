@@ -304,9 +304,10 @@ class FunctionNode:
                 continue
             xp = backend.get_array_module(a)
             if not bool(xp.isfinite(a).all()):
+                what = 'NaN' if bool(xp.isnan(a).any()) else 'inf'
                 raise RuntimeError(
-                    'NaN or inf is detected in the {} of {} (chainer.config.'
-                    'debug is on)'.format(phase, self.label))
+                    '{} is detected on {} computation of {}'.format(
+                        what, phase, self.label))
 
     def check_type_forward(self, in_types):
         """Checks the types of the inputs (override with

@@ -197,7 +197,7 @@ def test_unchained_function_raises():
 def test_debug_mode_detects_nan():
     x = _v([-1.])
     with chainer.using_config('debug', True):
-        with pytest.raises(RuntimeError, match='NaN or inf.*log'):
+        with pytest.raises(RuntimeError, match='NaN is detected on forward computation of log'):
             F.log(x)
 
 
@@ -252,3 +252,10 @@ class TestMemory:
         after = tracemalloc.get_traced_memory()[0]
         tracemalloc.stop()
         assert after - before < 100000, after - before
+
+
+def test_grad_seeds_every_output_with_ones():
+    # As Chainer: chainer.grad needs no grad_outputs, whatever the size.
+    x = _v([1., 2., 3.])
+    gx, = chainer.grad([x ** 3], [x])
+    numpy.testing.assert_array_equal(gx.array, [3., 12., 27.])

@@ -8,7 +8,8 @@ One rule covers them all::
     alpha_t = alpha * sqrt(1 - beta2 ** t) / (1 - beta1 ** t)
     step = alpha_t / (sqrt(vhat) + eps)
     step = clip(step, lower, upper) if adabound else step
-    param -= eta * (step * m + weight_decay_rate * param)
+    param *= 1 - eta * weight_decay_rate
+    param -= eta * step * m
 
 The weight decay is decoupled from the gradient (Loshchilov and Hutter,
 "Decoupled Weight Decay Regularization"); AdaBound's bounds (Luo et al.,
@@ -104,8 +105,10 @@ class AdamRule(_base.ElementwiseRule):
         if hp.adabound:
             lower, upper = self.bounds
             xp.clip(step, lower, upper, out=step)
-        update = hp.eta * (step * new_m +
-                           hp.weight_decay_rate * param.array)
+        if hp.weight_decay_rate != 0:
+            # decay first, as a scale (Chainer's rounding order)
+            param.array *= 1 - hp.eta * hp.weight_decay_rate
+        update = hp.eta * (step * new_m)
         param.array -= update.astype(param.array.dtype, copy=False)
 
     @property

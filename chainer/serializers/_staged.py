@@ -54,6 +54,11 @@ class StagedDeserializer(serializer_module.Deserializer):
     def _source(self):
         return type(self).__name__
 
+    def _missing_key_error(self, key):
+        return KeyError('{}: {!r} is not in the file (strict=True); '
+                        'use strict=False or ignore_names to skip it'.format(
+                            self._source(), key))
+
     def load(self, obj):
         """Loads ``obj``: reads and checks everything, then assigns."""
         staging = self._staging
@@ -85,9 +90,7 @@ class StagedDeserializer(serializer_module.Deserializer):
         except KeyError:
             if not self.strict:
                 return value
-            raise KeyError('{}: {!r} is not in the file (strict=True); '
-                           'use strict=False or ignore_names to skip it'.format(
-                               self._source(), key)) from None
+            raise self._missing_key_error(key) from None
         # A dry run returns what a real load returns (callers may parse
         # it), but copies nothing into arrays; Link.serialize also skips its
         # assignments then.

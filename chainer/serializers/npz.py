@@ -107,6 +107,13 @@ class NpzDeserializer(_staged.StagedDeserializer):
         return NpzDeserializer(self.npz, self.path + key + '/', self.strict,
                                self.ignore_names, _staging=self._staging)
 
+    def _missing_key_error(self, key):
+        # the errors Chainer users see: NumPy's NpzFile message, or the
+        # plain key for a dict
+        if hasattr(self.npz, 'files') and hasattr(self.npz, 'zip'):
+            return KeyError('{} is not a file in the archive'.format(key))
+        return KeyError(key)
+
     def _read(self, key):
         npz = self.npz
         if hasattr(npz, 'files') and hasattr(npz, 'zip'):

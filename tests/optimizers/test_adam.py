@@ -164,3 +164,27 @@ def test_serialize_resume(cls):
     keys = {'Adam': ['m', 't', 'v'], 'AMSBound': ['m', 't', 'v', 'vhat']}
     assert sorted(k[2:] for k in saved if k.startswith('W/')) == \
         keys[cls.__name__]
+
+
+def test_weight_decay_rounding_matches_chainer():
+    # Chainer scales the parameter by (1 - eta * wd) first, then subtracts
+    # the Adam step: the rounding order shows in float32 bits.
+    rng = np.random.RandomState(0)
+    w0 = rng.randn(200).astype(np.float32)
+    g = rng.randn(200).astype(np.float32)
+    link = chainer.Link()
+    with link.init_scope():
+        link.p = chainer.Parameter(w0.copy())
+    opt = optimizers.AdamW(alpha=0.01, weight_decay_rate=0.1, eta=0.7)
+    opt.setup(link)
+    link.p.grad = g.copy()
+    opt.update()
+    m = np.zeros_like(g)
+    v = np.zeros_like(g)
+    m += (1 - 0.9) * (g - m)
+    v += (1 - 0.999) * (g * g - v)
+    alpha_t = 0.01 * math.sqrt(1 - 0.999) / (1 - 0.9)
+    want = w0.copy()
+    want *= 1 - 0.7 * 0.1
+    want -= 0.7 * (alpha_t / (np.sqrt(v) + 1e-8) * m)
+    np.testing.assert_array_equal(link.p.array, want)

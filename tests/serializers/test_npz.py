@@ -5,6 +5,7 @@ import zipfile
 import numpy
 import pytest
 
+import chainer.links
 from chainer import initializers
 from chainer.link import Chain, Link
 from chainer.serializers.npz import (DictionarySerializer, NpzDeserializer,
@@ -345,3 +346,13 @@ def test_dry_run_returns_real_values_to_other_objects():
     dst = _LogLike()
     load_npz(bio, dst)
     assert dst.log == [{'loss': 1.5}]
+
+
+def test_missing_key_message_is_numpys():
+    bio = io.BytesIO()
+    numpy.savez(bio, x=numpy.zeros(1))
+    bio.seek(0)
+    with pytest.raises(KeyError, match='^\'p/W is not a file in the archive\'$'):
+        load_npz(bio, chainer.links.Linear(2, 3), path='p/')
+    with pytest.raises(KeyError, match="^'W'$"):
+        NpzDeserializer({}).load(chainer.links.Linear(2, 3))

@@ -25,10 +25,10 @@ class ReLU(FunctionNode):
     def backward(self, indexes, grad_outputs):
         y = self.get_retained_outputs()[0].array
         # The gradient at 0 is taken as 0 (y > 0), as in Chainer.
-        return ReLUGrad(y > 0).apply(grad_outputs)
+        return ReLUGrad2(y > 0).apply(grad_outputs)
 
 
-class ReLUGrad(FunctionNode):
+class ReLUGrad2(FunctionNode):
     """``gy * (y > 0)`` with the mask fixed: linear in ``gy``, so its own
     gradient is itself, and double (and higher) backprop is free."""
 
@@ -49,7 +49,10 @@ class ReLUGrad(FunctionNode):
         return gy * mask,
 
     def backward(self, indexes, grad_outputs):
-        return ReLUGrad(self.mask).apply(grad_outputs)
+        return ReLUGrad2(self.mask).apply(grad_outputs)
+
+
+ReLUGrad = ReLUGrad2  # the name of earlier versions of this module
 
 
 def relu(x):

@@ -7,6 +7,19 @@ from chainer.function_node import FunctionNode
 from chainer.functions._errors import broadcast_error, invalid_type
 
 
+def _broadcast_to_error(func, x_shape, shape):
+    # Chainer's text: too many dimensions, else the last mismatching axis
+    if len(x_shape) > len(shape):
+        return invalid_type(func, 'x.ndim <= len(shape)',
+                            '{} > {}'.format(len(x_shape), len(shape)))
+    for i in range(-1, -len(x_shape) - 1, -1):
+        if x_shape[i] not in (1, shape[i]):
+            break
+    return invalid_type(
+        func, 'in_type[0].shape[{0}] == {1} or in_type[0].shape[{0}] == 1'
+        .format(i, shape[i]), 'in_type[0].shape: {}'.format(x_shape))
+
+
 class BroadcastTo(FunctionNode):
     """Broadcasts an array to a given shape."""
 
@@ -19,10 +32,7 @@ class BroadcastTo(FunctionNode):
         try:
             return xp.broadcast_to(x, self._shape),
         except ValueError:
-            raise invalid_type(
-                self, 'x.shape broadcastable to {}'.format(self._shape),
-                'cannot broadcast an array of shape {} to shape {}'.format(
-                    x.shape, self._shape)) from None
+            raise _broadcast_to_error(self, x.shape, self._shape) from None
 
     def backward(self, indexes, grad_outputs):
         # The engine sums the gradient back to the input's shape.

@@ -31,7 +31,9 @@ def cast(x, typ):
     dtype('float64')
     """
     if x.dtype == numpy.dtype(typ):
-        from chainer.variable import Variable, as_variable
-        if not isinstance(x, Variable):
-            return as_variable(x)
+        import chainer
+        # A no-op cast records a node only when a graph is being built
+        # (Chainer's rule: the input comes back as is otherwise).
+        if not chainer.config.enable_backprop:
+            return chainer.as_variable(x)
     return Cast(numpy.dtype(typ)).apply((x,))[0]

@@ -17,6 +17,9 @@ def _check_joinable(func, xs, axis, names='x{}', shapes=None):
     for i, x in enumerate(xs[1:], 1):
         n0, n = names.format(0), names.format(i)
         if x.dtype != x0.dtype:
+            if axis is None:  # stack's text names the later input first
+                raise invalid_type(func, '{}.dtype == {}.dtype'.format(n, n0),
+                                   '{} != {}'.format(x.dtype, x0.dtype))
             raise invalid_type(func, '{}.dtype == {}.dtype'.format(n0, n),
                                '{} != {}'.format(x0.dtype, x.dtype))
         s0, s = shapes[0], shapes[i]
@@ -26,8 +29,8 @@ def _check_joinable(func, xs, axis, names='x{}', shapes=None):
         if axis is None:
             if s != s0:
                 raise invalid_type(
-                    func, '{}.shape == {}.shape'.format(n0, n),
-                    '{} != {}'.format(s0, s))
+                    func, '{}.shape == {}.shape'.format(n, n0),
+                    '{} != {}'.format(s, s0))
             continue
         for d in range(len(s0)):
             if d != axis and s[d] != s0[d]:

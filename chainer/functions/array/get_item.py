@@ -69,11 +69,8 @@ class GetItem(FunctionNode):
         self._in_shape = x.shape
         self._in_dtype = x.dtype
         xp = backend.get_array_module(x)
-        try:
-            return x[_to_xp(self.slices, xp)],
-        except IndexError as e:
-            raise IndexError('get_item: invalid index for an input of shape '
-                             '{}: {}'.format(x.shape, e)) from None
+        # a bad index raises NumPy's own IndexError, as in Chainer
+        return x[_to_xp(self.slices, xp)],
 
     def backward(self, indexes, gy):
         return GetItemGrad(self.slices, self._in_shape,

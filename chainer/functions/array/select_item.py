@@ -1,5 +1,6 @@
 """``F.select_item``."""
 
+import chainer
 from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions._errors import invalid_type
@@ -22,6 +23,10 @@ class SelectItem(FunctionNode):
         if x.shape[0] != t.shape[0]:
             raise invalid_type(self, 'x.shape[0] == t.shape[0]',
                                '{} != {}'.format(x.shape[0], t.shape[0]))
+        if chainer.config.debug and t.size and \
+                ((t < 0) | (t >= x.shape[1])).any():
+            raise ValueError('Each label `t` need to satisfty '
+                             '`0 <= t < x.shape[1]`')  # sic: Chainer's text
         xp = backend.get_array_module(x)
         self._index = (xp.arange(len(t)), t)
         self._in_shape = x.shape

@@ -1,5 +1,6 @@
 """Embedding lookup: ``F.embed_id`` (``y = W[x]``)."""
 
+import chainer
 from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions._errors import invalid_type
@@ -21,6 +22,13 @@ class EmbedIDFunction(FunctionNode):
                                '{} != f'.format(W.dtype.kind))
         if W.ndim != 2:
             raise invalid_type(self, 'in_types[1].ndim == 2', '{} != 2'.format(W.ndim))
+        if chainer.config.debug and x.size:
+            bad = (x < 0) | (x >= len(W))
+            if self.ignore_label is not None:
+                bad &= x != self.ignore_label
+            if bad.any():
+                raise ValueError('Each not ignored `x` value need to '
+                                 'satisfy `0 <= x < len(W)`')
         self.retain_inputs((0,))
         self._w_shape = W.shape
         if self.ignore_label is None:

@@ -53,17 +53,57 @@ class LinearFunction(FunctionNode):
         return y,
 
     def backward(self, indexes, grad_outputs):
-        from chainer.functions.math.matmul import matmul
+        from chainer.functions.array.cast import cast
         from chainer.functions.math.sum import sum as _sum
         x, W = self.get_retained_inputs()
         gy, = grad_outputs
         ret = []
         if 0 in indexes:
-            ret.append(matmul(gy, W))
+            gx, = LinearGradData().apply((W, gy))
+            ret.append(cast(gx, x.dtype))
         if 1 in indexes:
-            ret.append(matmul(gy, x, transa=True))
+            gW, = LinearGradWeight().apply((x, gy))
+            ret.append(cast(gW, W.dtype))
         if 2 in indexes:
             ret.append(_sum(gy, axis=0))
+        return tuple(ret)
+
+
+class LinearGradData(FunctionNode):
+    """``gx = gy W``: the input gradient of :class:`LinearFunction`."""
+
+    def forward(self, inputs):
+        self.retain_inputs((0, 1))
+        W, gy = inputs
+        return gy @ W.astype(gy.dtype, copy=False),
+
+    def backward(self, indexes, grad_outputs):
+        W, gy = self.get_retained_inputs()
+        ggx, = grad_outputs
+        ret = []
+        if 0 in indexes:
+            ret.append(LinearGradWeight().apply((ggx, gy))[0])
+        if 1 in indexes:
+            ret.append(linear(ggx, W))
+        return tuple(ret)
+
+
+class LinearGradWeight(FunctionNode):
+    """``gW = gy^T x``: the weight gradient of :class:`LinearFunction`."""
+
+    def forward(self, inputs):
+        self.retain_inputs((0, 1))
+        x, gy = inputs
+        return gy.T @ x.astype(gy.dtype, copy=False),
+
+    def backward(self, indexes, grad_outputs):
+        x, gy = self.get_retained_inputs()
+        ggW, = grad_outputs
+        ret = []
+        if 0 in indexes:
+            ret.append(LinearGradData().apply((ggW, gy))[0])
+        if 1 in indexes:
+            ret.append(linear(x, ggW))
         return tuple(ret)
 
 

@@ -12,7 +12,7 @@ import numpy
 from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions._errors import check_float, invalid_type
-from chainer.functions.loss._util import (check_label_range, check_reduce,
+from chainer.functions.loss._util import (check_reduce,
                                           log_softmax_array)
 
 
@@ -110,7 +110,7 @@ class SoftmaxCrossEntropy(FunctionNode):
                 'SoftmaxCrossEntropy: class_weight must be a 1-d array of '
                 'length {} (the number of classes), got shape {}'.format(
                     n_class, numpy.shape(cw)))
-        check_label_range(self, t, n_class, self.ignore_label)
+        _check_labels(self, t, n_class, self.ignore_label)
 
     def _gy_scale(self, gy):
         """The output gradient reshaped to broadcast over the class axis."""
@@ -159,6 +159,38 @@ class SoftmaxCrossEntropy(FunctionNode):
         else:
             gx *= xp.expand_dims(gy, 1)
         return gx
+
+
+def _check_labels(func, t, n_class, ignore_label):
+    # In debug mode, Chainer's ValueError.  Otherwise a label outside
+    # [0, n) (and not the ignore label) is an IndexError whose text starts
+    # as NumPy's (Chainer's) does and then names the function and the
+    # label; Chainer wrapped negative labels silently (a wrong answer).
+    # On the GPU this check would cost a device sync, so it runs in debug
+    # mode only there.
+    import chainer
+    xp = backend.get_array_module(t)
+    if t.size == 0:
+        return
+    if xp is not numpy and not chainer.config.debug:
+        return
+    bad = (t < 0) | (t >= n_class)
+    if ignore_label is not None:
+        bad &= t != ignore_label
+    if not bad.any():
+        return
+    if chainer.config.debug:
+        raise ValueError(
+            'Each label `t` need to satisfy `0 <= t < x.shape[1] or '
+            't == {}`'.format(ignore_label))
+    where = tuple(int(i) for i in numpy.argwhere(backend.CpuDevice().send(
+        bad))[0])
+    label = int(t[where])
+    raise IndexError(
+        'index {} is out of bounds for axis 0 with size {} ({}: label {} '
+        'at t{} is out of range: labels must be in [0, {}) or equal '
+        'ignore_label ({}))'.format(label, n_class, func.label, label,
+                                    list(where), n_class, ignore_label))
 
 
 def _onehot(xp, tt, n_class, dtype):

@@ -101,8 +101,7 @@ class Sum(FunctionNode):
             for a in axis:
                 kept.insert(a, 1)
             gy = reshape(gy, tuple(kept))
-        elif not self.keepdims and axis is None and len(shape) > 0:
-            gy = reshape(gy, (1,) * len(shape))
+        # a full sum's 0-d gradient broadcasts as it is
         return broadcast_to(gy, shape),
 
 

@@ -50,11 +50,16 @@ def _reduced_axes(func, x_shape, gamma_shape, axis):
     ndim = len(x_shape)
     if axis is None:
         axes = (0,) + tuple(range(1 + len(gamma_shape), ndim))
-        if tuple(x_shape[1:1 + len(gamma_shape)]) != tuple(gamma_shape) \
-                or len(gamma_shape) >= ndim:
+        # Chainer's messages: by input index, one dimension at a time
+        if len(gamma_shape) >= ndim:
             raise invalid_type(
-                func, 'x.shape[1:1 + gamma.ndim] == gamma.shape',
-                'x.shape = {}, gamma.shape = {}'.format(x_shape, gamma_shape))
+                func, 'in_types[1].ndim == {}'.format(ndim - 1),
+                '{} != {}'.format(len(gamma_shape), ndim - 1))
+        for i, g in enumerate(gamma_shape):
+            if x_shape[i + 1] != g:
+                raise invalid_type(
+                    func, 'in_types[0].shape[{}] == in_types[1].shape[{}]'
+                    .format(i + 1, i), '{} != {}'.format(x_shape[i + 1], g))
         return axes
     axes = (axis,) if isinstance(axis, int) else tuple(axis)
     axes = tuple(sorted(a % ndim if -ndim <= a < ndim else a for a in axes))
@@ -77,10 +82,10 @@ def _check_inputs(func, x, gamma, beta):
     check_float(func, x)
     check_float(func, gamma, 'gamma')
     if gamma.dtype != beta.dtype:
-        raise invalid_type(func, 'gamma.dtype == beta.dtype',
+        raise invalid_type(func, 'in_types[1].dtype == in_types[2].dtype',
                            '{} != {}'.format(gamma.dtype, beta.dtype))
     if gamma.shape != beta.shape:
-        raise invalid_type(func, 'gamma.shape == beta.shape',
+        raise invalid_type(func, 'in_types[1].shape == in_types[2].shape',
                            '{} != {}'.format(gamma.shape, beta.shape))
 
 
@@ -301,12 +306,17 @@ class FixedBatchNormalization(FunctionNode):
         self.retain_inputs((0, 1, 3, 4))
         x, gamma, beta, mean, var = inputs
         _check_inputs(self, x, gamma, beta)
-        for i, (name, a) in enumerate((('mean', mean), ('var', var)), 3):
-            if a.shape != gamma.shape:
-                raise invalid_type(self, '{}.shape == gamma.shape'.format(
-                    name), '{} != {}'.format(a.shape, gamma.shape))
         axes = self._axes = _reduced_axes(self, x.shape, gamma.shape,
                                           self.axis)
+        for i, a in enumerate((mean, var), 3):
+            if a.dtype != gamma.dtype:
+                raise invalid_type(
+                    self, 'in_types[{}].dtype == in_types[1].dtype'.format(i),
+                    '{} != {}'.format(a.dtype, gamma.dtype))
+            if a.shape != gamma.shape:
+                raise invalid_type(
+                    self, 'in_types[{}].shape == in_types[1].shape'.format(i),
+                    '{} != {}'.format(a.shape, gamma.shape))
         keep = self._keep = _keep_shape(x.shape, axes)
         xp = backend.get_array_module(x)
         # Chainer's arithmetic, in x's dtype (float16 too), so the values

@@ -41,9 +41,15 @@ def test_broadcast_single_and_creator():
 
 def test_broadcast_errors():
     x = numpy.ones((2, 3), numpy.float32)
-    with pytest.raises(InvalidType, match='cannot broadcast'):
+    # Chainer's text: the last mismatching axis, or too many dimensions
+    with pytest.raises(InvalidType, match=r'Expect: in_type\[0\].shape\[-2\] == 3 '
+                       r'or in_type\[0\].shape\[-2\] == 1\nActual: '
+                       r'in_type\[0\].shape: \(2, 3\)$'):
         F.broadcast_to(x, (3, 3))
-    with pytest.raises(InvalidType, match='cannot broadcast'):
+    with pytest.raises(InvalidType, match=r'shape\[-1\] == 4 or'):
+        F.broadcast_to(x, (2, 4))
+    with pytest.raises(InvalidType, match=r'x.ndim <= len\(shape\)\n'
+                       r'Actual: 2 > 1$'):
         F.broadcast_to(x, (3,))
     with pytest.raises(InvalidType, match='cannot broadcast'):
         F.broadcast(x, numpy.ones(2, numpy.float32))

@@ -39,6 +39,12 @@ def test_cast_same_dtype():
     assert isinstance(y, chainer.Variable) and y.dtype == numpy.float32
     v = chainer.Variable(x)
     assert F.cast(v, numpy.float32).array is not None
+    # Chainer records a Cast node while building a graph, even for a no-op
+    # (raw arrays included), and hands the input back otherwise.
+    assert isinstance(F.cast(v, numpy.float32).creator, F.array.cast.Cast)
+    assert isinstance(y.creator, F.array.cast.Cast) and y.array is x
+    with chainer.no_backprop_mode():
+        assert F.cast(v, numpy.float32) is v
 
 
 def test_cast_error():

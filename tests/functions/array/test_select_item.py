@@ -38,3 +38,12 @@ def test_select_item_errors():
         F.select_item(x, numpy.zeros(3, numpy.int32))
     with pytest.raises(IndexError):
         F.select_item(x, numpy.array([3, 0], numpy.int32))
+
+
+def test_debug_mode_checks_labels():
+    x = numpy.zeros((2, 3), numpy.float32)
+    with chainer.using_config('debug', True):
+        with pytest.raises(ValueError, match='0 <= t < x.shape\\[1\\]'):
+            F.select_item(x, numpy.array([0, -1], numpy.int32))
+    # outside debug mode a label is an index (NumPy's wrap)
+    assert F.select_item(x, numpy.array([0, -1], numpy.int32)).shape == (2,)

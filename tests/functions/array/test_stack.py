@@ -34,3 +34,13 @@ def test_stack_errors():
         F.stack([x, x], 3)
     with pytest.raises(InvalidType, match='-4'):
         F.stack([x, x], -4)
+
+
+def test_mismatch_messages_name_the_later_input_first():
+    a = numpy.zeros(2, numpy.float32)
+    with pytest.raises(InvalidType, match=r'in_types\[2\].shape == '
+                       r'in_types\[0\].shape\nActual: \(3,\) != \(2,\)$'):
+        F.stack([a, a, numpy.zeros(3, numpy.float32)])
+    with pytest.raises(InvalidType, match=r'in_types\[1\].dtype == '
+                       r'in_types\[0\].dtype\nActual: float64 != float32$'):
+        F.stack([a, numpy.zeros(2)])

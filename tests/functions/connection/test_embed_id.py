@@ -1,6 +1,7 @@
 import numpy
 import pytest
 
+import chainer
 import chainer.functions as F
 from chainer.utils.type_check import InvalidType
 from op_harness import check_op
@@ -36,3 +37,13 @@ def test_errors():
         F.embed_id(numpy.array([0., 1.]), W)
     with pytest.raises(IndexError):
         F.embed_id(numpy.array([0, 5]), W)
+
+
+def test_debug_mode_checks_ids():
+    W = numpy.zeros((3, 2), numpy.float32)
+    with chainer.using_config('debug', True):
+        for ids in ([7], [-2]):
+            with pytest.raises(ValueError, match='0 <= x < len\\(W\\)'):
+                F.embed_id(numpy.array(ids, numpy.int32), W)
+        y = F.embed_id(numpy.array([-1, 2], numpy.int32), W, ignore_label=-1)
+        assert y.shape == (2, 2)

@@ -73,3 +73,37 @@ def test_errors():
         F.linear(x.astype(numpy.int32), numpy.ones((4, 3), numpy.float32))
     with pytest.raises(ValueError, match='n_batch_axes'):
         F.linear(x, numpy.ones((4, 3), numpy.float32), n_batch_axes=0)
+
+
+def test_backward_graph_nodes():
+    # Chainer's gradient nodes (visible to hooks and graph dumps).
+    seen = []
+
+    class Hook(chainer.FunctionHook):
+        def forward_preprocess(self, function, in_data):
+            seen.append((function.label, [d.shape for d in in_data]))
+
+    x = chainer.Variable(numpy.ones((2, 4), numpy.float32))
+    W = chainer.Variable(numpy.full((5, 4), 0.5, numpy.float32))
+    b = chainer.Variable(numpy.zeros(5, numpy.float32))
+    y = F.linear(x, W, b)
+    y.grad = numpy.ones((2, 5), numpy.float32)
+    with Hook():
+        y.backward()
+    assert seen == [('LinearGradData', [(5, 4), (2, 5)]),
+                    ('LinearGradWeight', [(2, 4), (2, 5)]),
+                    ('Sum', [(2, 5)])]
+    numpy.testing.assert_array_equal(x.grad, numpy.full((2, 4), 2.5))
+    numpy.testing.assert_array_equal(W.grad, numpy.full((5, 4), 2.0))
+
+
+def test_grad_nodes_third_order():
+    x = chainer.Variable(numpy.array([[1., 2.]]))
+    W = chainer.Variable(numpy.array([[3., 4.]]))
+    y = F.sum(F.linear(x, W) ** 3)
+    gx, = chainer.grad([y], [x], enable_double_backprop=True)
+    ggx, = chainer.grad([F.sum(gx)], [W], enable_double_backprop=True)
+    # y = s^3 with s = x.W (=11); d/dW of sum(3 s^2 W) = 6 s x W + 3 s^2
+    s = 11.
+    numpy.testing.assert_allclose(
+        ggx.array, 6 * s * numpy.array([[1., 2.]]) * 7. + 3 * s * s)

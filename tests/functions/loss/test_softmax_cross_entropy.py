@@ -129,10 +129,16 @@ def test_no_double_backprop_by_default():
 
 def test_errors():
     x = numpy.zeros((2, 3), numpy.float32)
-    with pytest.raises(IndexError, match='label 5 at t\\[1\\]'):
+    with pytest.raises(IndexError, match=r'^index 5 is out of bounds for '
+                       r'axis 0 with size 3 \(SoftmaxCrossEntropy: label 5 '
+                       r'at t\[1\]'):
         F.softmax_cross_entropy(x, numpy.array([0, 5], numpy.int32))
-    with pytest.raises(IndexError, match='label -2'):
-        F.softmax_cross_entropy(x, numpy.array([-2, 0], numpy.int32))
+    with pytest.raises(IndexError, match='index -4 is out of bounds'):
+        F.softmax_cross_entropy(x, numpy.array([-4, 0], numpy.int32))
+    with chainer.using_config('debug', True):
+        with pytest.raises(ValueError, match='t == -2`$'):
+            F.softmax_cross_entropy(x, numpy.array([-1, 0], numpy.int32),
+                                    ignore_label=-2)
     with pytest.raises(InvalidType, match='t.shape'):
         F.softmax_cross_entropy(x, numpy.array([0, 1, 1], numpy.int32))
     with pytest.raises(InvalidType, match='soft target'):
@@ -176,3 +182,10 @@ def test_bits_match_chainer_order():
     numpy.testing.assert_array_equal(v.grad, y * numpy.float32(0.75 * coeff))
     no = F.softmax_cross_entropy(x, t, reduce='no').array
     numpy.testing.assert_array_equal(no, -log_p)
+
+
+def test_negative_labels_are_refused():
+    # Chainer read a label in [-n, 0) as an index (a silent wrong answer).
+    x = numpy.arange(6, dtype=numpy.float32).reshape(2, 3)
+    with pytest.raises(IndexError, match='label -2 at t\\[1\\]'):
+        F.softmax_cross_entropy(x, numpy.array([0, -2], numpy.int32))

@@ -126,3 +126,20 @@ def test_bits_match_chainer_long_sum():
     for k, v in expect.items():
         numpy.testing.assert_array_equal(out[k], v, err_msg=k)
         assert out[k].dtype == numpy.float32
+
+
+def test_full_sum_backward_broadcasts_0d_gradient():
+    # Chainer's graph for a full sum's gradient is one BroadcastTo of the
+    # 0-d gradient (function hooks and computational graphs show it).
+    seen = []
+
+    class Hook(chainer.FunctionHook):
+        def forward_preprocess(self, function, in_data):
+            seen.append((function.label, [d.shape for d in in_data]))
+
+    x = chainer.Variable(numpy.ones((2, 3), numpy.float32))
+    y = F.sum(x)
+    with Hook():
+        y.backward()
+    assert seen == [('BroadcastTo', [()])]
+    numpy.testing.assert_array_equal(x.grad, numpy.ones((2, 3), numpy.float32))

@@ -99,10 +99,19 @@ def test_errors():
         F.batch_normalization(x, g, g, foo=1)
     with pytest.raises(InvalidType, match='dtype.kind == f'):
         F.batch_normalization(x.astype('i'), g, g)
-    with pytest.raises(InvalidType, match='gamma.dtype == beta.dtype'):
+    with pytest.raises(InvalidType,
+                       match=r'in_types\[1\].dtype == in_types\[2\].dtype'):
         F.batch_normalization(x, g, g.astype('d'))
-    with pytest.raises(InvalidType, match='gamma.shape'):
+    # Chainer's text: the first mismatching dimension, by input index
+    with pytest.raises(InvalidType, match=r'Expect: in_types\[0\].shape\[1\]'
+                       r' == in_types\[1\].shape\[0\]\nActual: 2 != 1$'):
         F.batch_normalization(x, g[:1], g[:1])
+    with pytest.raises(InvalidType, match=r'in_types\[1\].shape == '
+                       r'in_types\[2\].shape\nActual: \(2,\) != \(1,\)$'):
+        F.batch_normalization(x, g, g[:1])
+    with pytest.raises(InvalidType, match=r'in_types\[1\].ndim == 0\n'
+                       r'Actual: 1 != 0$'):
+        F.batch_normalization(x[0], g, g)
     with pytest.raises(InvalidType, match='gamma.shape'):
         F.batch_normalization(x, g, g, axis=1)
 
@@ -131,8 +140,12 @@ def test_fixed_batch_normalization(x_shape, g_shape, axis, axes):
 def test_fixed_batch_normalization_errors():
     x = numpy.ones((3, 2), 'f')
     g = numpy.ones(2, 'f')
-    with pytest.raises(InvalidType, match='mean.shape == gamma.shape'):
+    with pytest.raises(InvalidType, match=r'in_types\[3\].shape == '
+                       r'in_types\[1\].shape\nActual: \(1,\) != \(2,\)$'):
         F.fixed_batch_normalization(x, g, g, g[:1], g)
+    with pytest.raises(InvalidType, match=r'in_types\[4\].dtype == '
+                       r'in_types\[1\].dtype'):
+        F.fixed_batch_normalization(x, g, g, g, g.astype('d'))
     with pytest.raises(InvalidType, match='dtype.kind == f'):
         F.fixed_batch_normalization(x.astype('i'), g, g, g, g)
     y = F.fixed_batch_normalization(x, g, g, g, g)
