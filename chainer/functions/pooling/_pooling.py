@@ -63,11 +63,6 @@ def _channels_last(x):
         numpy.moveaxis(x, 1, -1).flags.c_contiguous
 
 
-# The lowest set bit of a byte: the first window offset holding the maximum.
-_FIRST_BIT = numpy.array([(v & -v).bit_length() - 1 if v else 0
-                          for v in range(256)], numpy.int8)
-
-
 def max_pool(x, ksize, stride, pad, outs):
     """The window maxima and the flat kernel index of each (the first one
     among ties, as argmax gives)."""
@@ -87,18 +82,29 @@ def _max_pool(xp, x, ksize, stride, pad, outs, first):
     windows = list(_windows(x, ksize, stride, pad, outs, -float('inf'),
                             first))
     y = windows[0].copy()
+    if 1 < len(windows) <= 8:
+        # The first offset holding the maximum is the last one where the
+        # running maximum strictly grew (ties, +-0 included, keep the
+        # earlier offset); offsets grow, so a maximum keeps the latest.
+        indexes = None
+        for k, s in enumerate(windows[1:], 1):
+            grew = (s > y).view(numpy.int8)
+            if indexes is None:
+                indexes = grew
+            else:
+                if k > 1:
+                    grew = grew * numpy.int8(k)
+                xp.maximum(indexes, grew, out=indexes)
+            xp.maximum(y, s, out=y)
+        # Where the maximum is NaN no offset equals it: offset 0, as the
+        # equality test gives.
+        if y.size and xp.isnan(y.min()):
+            indexes[y != y] = 0
+        return y, indexes
     for s in windows[1:]:
         xp.maximum(y, s, out=y)
     if len(windows) <= 8:
-        # One bit per offset where the window equals its maximum; a table
-        # lookup then gives the first such offset.
-        code = xp.zeros(y.shape, numpy.uint8)
-        for k, s in enumerate(windows):
-            eq = (s == y).view(numpy.uint8)
-            if k:
-                eq <<= k
-            code |= eq
-        return y, xp.asarray(_FIRST_BIT)[code]
+        return y, xp.zeros(y.shape, numpy.int8)
     indexes = xp.full(y.shape, len(windows) - 1, numpy.int32)
     for k in range(len(windows) - 2, -1, -1):
         xp.copyto(indexes, k, where=windows[k] == y)

@@ -6,11 +6,13 @@ form exactly the matrices Chainer's ``numpy.tensordot`` forms.
 """
 
 import numpy
+import pytest
 
 import chainer
 import chainer.functions as F
 from chainer.functions.connection import _conv
 from chainer.functions.pooling import _pooling
+from chainer.utils.conv_nd import im2col_view
 
 
 def _rng():
@@ -77,3 +79,18 @@ def test_relu_grad_mixed_layout_keeps_layout_and_bits():
     assert got.strides == expect.strides
     assert got.tobytes() == expect.tobytes()
     assert xv.grad.tobytes() == expect.tobytes()
+
+
+@pytest.mark.parametrize('dtype', [numpy.float16, numpy.float32, numpy.float64])
+@pytest.mark.parametrize('shape,ksize', [((3, 2, 7, 6), (3, 2)), ((2, 1, 5, 5), (5, 1)),
+                                         ((1, 2, 4, 3), (2, 3)), ((0, 2, 4, 4), (2, 2))])
+def test_copy_rows_equals_plain_copy(dtype, shape, ksize):
+    # The window matrix copied a row at a time is the plain copy, bytewise.
+    x = numpy.random.RandomState(0).randn(*shape).astype(dtype)
+    x.flat[:1] = numpy.nan
+    view = im2col_view(x, ksize, (1, 1), (0, 0)).transpose(1, 2, 3, 0, 4, 5)
+    got = _conv._copy_rows(numpy, view)
+    want = numpy.ascontiguousarray(view)
+    assert got.dtype == want.dtype and got.shape == want.shape
+    assert got.flags.c_contiguous
+    assert got.tobytes() == want.tobytes()
