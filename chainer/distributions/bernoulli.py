@@ -9,7 +9,7 @@ from chainer.distributions import utils
 from chainer.utils import cache
 
 
-class Bernoulli(distribution.Distribution):
+class Bernoulli(utils._ScalarEvent):
     """Bernoulli distribution over {0, 1}.
 
     Args:
@@ -26,6 +26,9 @@ class Bernoulli(distribution.Distribution):
     >>> d.log_prob(np.array([0., 1.], np.float32)).array
     array([-0.6931472, -0.6931472], dtype=float32)
     """
+
+    _param_names = ('p',)  # batch shape and xp (``params`` is the logit)
+    _support = '{0, 1}'
 
     def __init__(self, p=None, logit=None, binary_check=False):
         if (p is None) == (logit is None):
@@ -54,24 +57,8 @@ class Bernoulli(distribution.Distribution):
         return F.log(self._p), F.log1p(-self._p)
 
     @property
-    def batch_shape(self):
-        return self.p.shape
-
-    @property
-    def event_shape(self):
-        return ()
-
-    @property
     def params(self):
         return {'logit': self.logit}
-
-    @property
-    def support(self):
-        return '{0, 1}'
-
-    @property
-    def xp(self):
-        return utils._xp(self.p)
 
     @property
     def mean(self):
@@ -132,7 +119,7 @@ class Bernoulli(distribution.Distribution):
     def sample_n(self, n):
         p = self.p.array
         eps = self.xp.random.binomial(1, p, size=(n,) + p.shape)
-        return chainer.Variable(eps, requires_grad=False)
+        return utils._sample(eps)
 
 
 @distribution.register_kl(Bernoulli, Bernoulli)

@@ -9,7 +9,7 @@ from chainer.distributions import utils
 from chainer.utils import cache
 
 
-class Beta(distribution.Distribution):
+class Beta(utils._ScalarEvent):
     """Beta distribution on [0, 1].
 
     Its density is :math:`x^{a-1} (1-x)^{b-1} / B(a, b)`.
@@ -26,32 +26,15 @@ class Beta(distribution.Distribution):
     array([0.5], dtype=float32)
     """
 
+    _param_names = ('a', 'b')
+    _support = '[0, 1]'
+
     def __init__(self, a, b):
         self.a, self.b = utils._as_params(a, b)
 
     @cache.cached_property
     def _a_plus_b(self):
         return self.a + self.b
-
-    @property
-    def batch_shape(self):
-        return self.a.shape
-
-    @property
-    def event_shape(self):
-        return ()
-
-    @property
-    def params(self):
-        return {'a': self.a, 'b': self.b}
-
-    @property
-    def support(self):
-        return '[0, 1]'
-
-    @property
-    def xp(self):
-        return utils._xp(self.a)
 
     @cache.cached_property
     def mean(self):

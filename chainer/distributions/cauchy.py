@@ -4,13 +4,12 @@ import math
 
 import numpy
 
-from chainer import distribution
 from chainer import functions as F
 from chainer.distributions import utils
 from chainer.utils import cache
 
 
-class Cauchy(distribution.Distribution):
+class Cauchy(utils._LocScale):
     """Cauchy distribution.
 
     Its density is :math:`1 / (\\pi \\gamma (1 + ((x - x_0) / \\gamma)^2))`.
@@ -29,28 +28,7 @@ class Cauchy(distribution.Distribution):
     array([0.5], dtype=float32)
     """
 
-    def __init__(self, loc, scale):
-        self.loc, self.scale = utils._as_params(loc, scale)
-
-    @property
-    def batch_shape(self):
-        return self.loc.shape
-
-    @property
-    def event_shape(self):
-        return ()
-
-    @property
-    def params(self):
-        return {'loc': self.loc, 'scale': self.scale}
-
-    @property
-    def support(self):
-        return 'real'
-
-    @property
-    def xp(self):
-        return utils._xp(self.loc)
+    _noise = 'standard_cauchy'
 
     def _nan(self):
         return utils._sample(self.xp.full(
@@ -78,14 +56,3 @@ class Cauchy(distribution.Distribution):
     def icdf(self, x):
         x = utils._input(x, self.loc.dtype)
         return self.loc + self.scale * F.tan((x - 0.5) * math.pi)
-
-    def sample_n(self, n):
-        xp = self.xp
-        shape = (n,) + self.batch_shape
-        dtype = self.loc.dtype
-        if xp is numpy:
-            eps = numpy.random.standard_cauchy(shape).astype(dtype)
-        else:
-            eps = (xp.random.standard_normal(shape, dtype=dtype)
-                   / xp.random.standard_normal(shape, dtype=dtype))
-        return self.loc + self.scale * eps

@@ -4,13 +4,12 @@ import math
 
 import numpy
 
-from chainer import distribution
 from chainer import functions as F
 from chainer.distributions import utils
 from chainer.utils import cache
 
 
-class Chisquare(distribution.Distribution):
+class Chisquare(utils._ScalarEvent):
     """Chi-square distribution with ``k`` degrees of freedom.
 
     Args:
@@ -23,32 +22,15 @@ class Chisquare(distribution.Distribution):
     array([4.], dtype=float32)
     """
 
+    _param_names = ('k',)
+    _support = 'positive'
+
     def __init__(self, k):
         self.k = utils._as_params(k)
 
     @cache.cached_property
     def _half_k(self):
         return 0.5 * self.k
-
-    @property
-    def batch_shape(self):
-        return self.k.shape
-
-    @property
-    def event_shape(self):
-        return ()
-
-    @property
-    def params(self):
-        return {'k': self.k}
-
-    @property
-    def support(self):
-        return 'positive'
-
-    @property
-    def xp(self):
-        return utils._xp(self.k)
 
     @property
     def mean(self):

@@ -9,7 +9,7 @@ from chainer.distributions import utils
 from chainer.utils import cache
 
 
-class Exponential(distribution.Distribution):
+class Exponential(utils._ScalarEvent):
     """Exponential distribution with rate ``lam``.
 
     Its density is :math:`\\lambda e^{-\\lambda x}` for :math:`x \\ge 0`.
@@ -25,32 +25,15 @@ class Exponential(distribution.Distribution):
     array([0.5], dtype=float32)
     """
 
+    _param_names = ('lam',)
+    _support = 'positive'
+
     def __init__(self, lam):
         self.lam = utils._as_params(lam)
 
     @cache.cached_property
     def _log_lam(self):
         return F.log(self.lam)
-
-    @property
-    def batch_shape(self):
-        return self.lam.shape
-
-    @property
-    def event_shape(self):
-        return ()
-
-    @property
-    def params(self):
-        return {'lam': self.lam}
-
-    @property
-    def support(self):
-        return 'positive'
-
-    @property
-    def xp(self):
-        return utils._xp(self.lam)
 
     @cache.cached_property
     def mean(self):

@@ -9,7 +9,7 @@ from chainer.distributions import utils
 from chainer.utils import cache
 
 
-class Gamma(distribution.Distribution):
+class Gamma(utils._ScalarEvent):
     """Gamma distribution with shape ``k`` and scale ``theta``.
 
     Its density is :math:`x^{k-1} e^{-x/\\theta} / (\\Gamma(k) \\theta^k)`
@@ -27,28 +27,11 @@ class Gamma(distribution.Distribution):
     variable([6.])
     """
 
+    _param_names = ('k', 'theta')
+    _support = 'positive'
+
     def __init__(self, k, theta):
         self.k, self.theta = utils._as_params(k, theta)
-
-    @property
-    def batch_shape(self):
-        return self.k.shape
-
-    @property
-    def event_shape(self):
-        return ()
-
-    @property
-    def params(self):
-        return {'k': self.k, 'theta': self.theta}
-
-    @property
-    def support(self):
-        return 'positive'
-
-    @property
-    def xp(self):
-        return utils._xp(self.k)
 
     @cache.cached_property
     def mean(self):

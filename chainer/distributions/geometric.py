@@ -6,7 +6,7 @@ from chainer.distributions import utils
 from chainer.utils import cache
 
 
-class Geometric(distribution.Distribution):
+class Geometric(utils._ScalarEvent):
     """Geometric distribution: the number of trials up to the first
     success, on ``{1, 2, ...}``.
 
@@ -22,28 +22,11 @@ class Geometric(distribution.Distribution):
     array([4.], dtype=float32)
     """
 
+    _param_names = ('p',)
+    _support = 'positive integer'
+
     def __init__(self, p):
         self.p = utils._as_params(p)
-
-    @property
-    def batch_shape(self):
-        return self.p.shape
-
-    @property
-    def event_shape(self):
-        return ()
-
-    @property
-    def params(self):
-        return {'p': self.p}
-
-    @property
-    def support(self):
-        return 'positive integer'
-
-    @property
-    def xp(self):
-        return utils._xp(self.p)
 
     @cache.cached_property
     def mean(self):

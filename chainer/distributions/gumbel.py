@@ -2,7 +2,6 @@
 
 import math
 
-import numpy
 
 from chainer import distribution
 from chainer import functions as F
@@ -12,7 +11,7 @@ from chainer.utils import cache
 _EULER = 0.57721566490153286061
 
 
-class Gumbel(distribution.Distribution):
+class Gumbel(utils._LocScale):
     """Gumbel (type-I extreme value) distribution.
 
     Its density is :math:`e^{-(z + e^{-z})} / \\beta` with
@@ -31,32 +30,11 @@ class Gumbel(distribution.Distribution):
     array([-1.], dtype=float32)
     """
 
-    def __init__(self, loc, scale):
-        self.loc, self.scale = utils._as_params(loc, scale)
+    _noise = 'gumbel'
 
     @cache.cached_property
     def _log_scale(self):
         return F.log(self.scale)
-
-    @property
-    def batch_shape(self):
-        return self.loc.shape
-
-    @property
-    def event_shape(self):
-        return ()
-
-    @property
-    def params(self):
-        return {'loc': self.loc, 'scale': self.scale}
-
-    @property
-    def support(self):
-        return 'real'
-
-    @property
-    def xp(self):
-        return utils._xp(self.loc)
 
     @cache.cached_property
     def mean(self):
@@ -73,16 +51,6 @@ class Gumbel(distribution.Distribution):
     def log_prob(self, x):
         z = (x - self.loc) / self.scale
         return -self._log_scale - z - F.exp(-z)
-
-    def sample_n(self, n):
-        xp = self.xp
-        shape = (n,) + self.batch_shape
-        dtype = self.loc.dtype
-        if xp is numpy:
-            eps = numpy.random.gumbel(size=shape).astype(dtype)
-        else:
-            eps = xp.random.gumbel(size=shape, dtype=dtype)
-        return self.loc + self.scale * eps
 
 
 @distribution.register_kl(Gumbel, Gumbel)

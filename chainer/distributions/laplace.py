@@ -2,7 +2,6 @@
 
 import math
 
-import numpy
 
 from chainer import distribution
 from chainer import functions as F
@@ -10,7 +9,7 @@ from chainer.distributions import utils
 from chainer.utils import cache
 
 
-class Laplace(distribution.Distribution):
+class Laplace(utils._LocScale):
     """Laplace (double exponential) distribution.
 
     Its density is :math:`e^{-|x - \\mu| / b} / (2 b)`.
@@ -27,28 +26,7 @@ class Laplace(distribution.Distribution):
     array([0.5], dtype=float32)
     """
 
-    def __init__(self, loc, scale):
-        self.loc, self.scale = utils._as_params(loc, scale)
-
-    @property
-    def batch_shape(self):
-        return self.loc.shape
-
-    @property
-    def event_shape(self):
-        return ()
-
-    @property
-    def params(self):
-        return {'loc': self.loc, 'scale': self.scale}
-
-    @property
-    def support(self):
-        return 'real'
-
-    @property
-    def xp(self):
-        return utils._xp(self.loc)
+    _noise = 'laplace'
 
     @property
     def mean(self):
@@ -88,16 +66,6 @@ class Laplace(distribution.Distribution):
         c = x - 0.5
         return self.loc - self.scale * F.sign(c) * F.log1p(
             -2 * F.absolute(c))
-
-    def sample_n(self, n):
-        xp = self.xp
-        shape = (n,) + self.batch_shape
-        dtype = self.loc.dtype
-        if xp is numpy:
-            eps = numpy.random.laplace(size=shape).astype(dtype)
-        else:
-            eps = xp.random.laplace(size=shape, dtype=dtype)
-        return self.loc + self.scale * eps
 
 
 @distribution.register_kl(Laplace, Laplace)

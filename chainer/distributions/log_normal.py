@@ -10,7 +10,7 @@ from chainer.utils import cache
 _LOG_SQRT_2PI = 0.5 * math.log(2 * math.pi)
 
 
-class LogNormal(distribution.Distribution):
+class LogNormal(utils._ScalarEvent):
     """Log-normal distribution: ``exp`` of a normal variable.
 
     Args:
@@ -26,32 +26,15 @@ class LogNormal(distribution.Distribution):
     array([-0.9189385], dtype=float32)
     """
 
+    _param_names = ('mu', 'sigma')
+    _support = 'positive'
+
     def __init__(self, mu, sigma):
         self.mu, self.sigma = utils._as_params(mu, sigma)
 
     @cache.cached_property
     def _log_sigma(self):
         return F.log(self.sigma)
-
-    @property
-    def batch_shape(self):
-        return self.mu.shape
-
-    @property
-    def event_shape(self):
-        return ()
-
-    @property
-    def params(self):
-        return {'mu': self.mu, 'sigma': self.sigma}
-
-    @property
-    def support(self):
-        return 'positive'
-
-    @property
-    def xp(self):
-        return utils._xp(self.mu)
 
     @cache.cached_property
     def mean(self):

@@ -13,7 +13,7 @@ _INV_SQRT_2PI = 1 / math.sqrt(2 * math.pi)
 _HALF_LOG_2PIE = 0.5 * math.log(2 * math.pi * math.e)
 
 
-class Normal(distribution.Distribution):
+class Normal(utils._LocScale):
     """Normal distribution :math:`N(\\mu, \\sigma^2)`.
 
     Args:
@@ -31,6 +31,8 @@ class Normal(distribution.Distribution):
     >>> d.log_prob(np.zeros(2, np.float32)).array
     array([-0.9189385, -0.9189385], dtype=float32)
     """
+
+    _noise = 'standard_normal'
 
     def __init__(self, loc, scale=None, **kwargs):
         log_scale, = argument.parse_kwargs(kwargs, ('log_scale', None))
@@ -51,26 +53,6 @@ class Normal(distribution.Distribution):
         if self._log_scale is not None:
             return self._log_scale
         return F.log(self._scale)
-
-    @property
-    def batch_shape(self):
-        return self.loc.shape
-
-    @property
-    def event_shape(self):
-        return ()
-
-    @property
-    def params(self):
-        return {'loc': self.loc, 'scale': self.scale}
-
-    @property
-    def support(self):
-        return 'real'
-
-    @property
-    def xp(self):
-        return utils._xp(self.loc)
 
     @property
     def mean(self):
@@ -117,15 +99,9 @@ class Normal(distribution.Distribution):
         x = utils._input(x, self.loc.dtype)
         return self.loc + self.scale * F.ndtri(x)
 
-    def sample_n(self, n):
-        eps = utils._standard_normal(self.xp, (n,) + self.batch_shape,
-                                     self.loc.dtype)
-        return self.loc + self.scale * eps
-
 
 @distribution.register_kl(Normal, Normal)
 def _kl_normal_normal(dist1, dist2):
     diff = dist1.loc - dist2.loc
     return (dist2.log_scale - dist1.log_scale
             + 0.5 * (dist1.variance + diff * diff) / dist2.variance - 0.5)
-

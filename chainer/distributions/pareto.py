@@ -9,7 +9,7 @@ from chainer.distributions import utils
 from chainer.utils import cache
 
 
-class Pareto(distribution.Distribution):
+class Pareto(utils._ScalarEvent):
     """Pareto (type I) distribution.
 
     Its density is :math:`\\alpha x_m^\\alpha / x^{\\alpha + 1}` for
@@ -29,6 +29,9 @@ class Pareto(distribution.Distribution):
     array([1.5], dtype=float32)
     """
 
+    _param_names = ('scale', 'alpha')
+    _support = '[scale, inf]'
+
     def __init__(self, scale, alpha):
         self.scale, self.alpha = utils._as_params(scale, alpha)
 
@@ -39,26 +42,6 @@ class Pareto(distribution.Distribution):
     @cache.cached_property
     def _log_alpha(self):
         return F.log(self.alpha)
-
-    @property
-    def batch_shape(self):
-        return self.scale.shape
-
-    @property
-    def event_shape(self):
-        return ()
-
-    @property
-    def params(self):
-        return {'scale': self.scale, 'alpha': self.alpha}
-
-    @property
-    def support(self):
-        return '[scale, inf]'
-
-    @property
-    def xp(self):
-        return utils._xp(self.scale)
 
     @cache.cached_property
     def mean(self):

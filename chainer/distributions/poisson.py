@@ -9,7 +9,7 @@ from chainer.distributions import utils
 from chainer.utils import cache
 
 
-class Poisson(distribution.Distribution):
+class Poisson(utils._ScalarEvent):
     """Poisson distribution with rate ``lam``.
 
     Its mass function is :math:`\\lambda^x e^{-\\lambda} / x!` (evaluated
@@ -27,32 +27,15 @@ class Poisson(distribution.Distribution):
     array([-2.], dtype=float32)
     """
 
+    _param_names = ('lam',)
+    _support = 'non negative integer'
+
     def __init__(self, lam):
         self.lam = utils._as_params(lam)
 
     @cache.cached_property
     def _log_lam(self):
         return F.log(self.lam)
-
-    @property
-    def batch_shape(self):
-        return self.lam.shape
-
-    @property
-    def event_shape(self):
-        return ()
-
-    @property
-    def params(self):
-        return {'lam': self.lam}
-
-    @property
-    def support(self):
-        return 'non negative integer'
-
-    @property
-    def xp(self):
-        return utils._xp(self.lam)
 
     @property
     def mean(self):

@@ -10,7 +10,7 @@ from chainer.utils import argument
 from chainer.utils import cache
 
 
-class Uniform(distribution.Distribution):
+class Uniform(utils._ScalarEvent):
     """Uniform distribution on ``[low, high]``.
 
     Give the interval either as ``low`` and ``high`` or as ``loc`` (the
@@ -31,6 +31,8 @@ class Uniform(distribution.Distribution):
     array([0.25], dtype=float32)
     """
 
+    _support = '[low, high]'
+
     def __init__(self, **kwargs):
         low, high, loc, scale = argument.parse_kwargs(
             kwargs, ('low', None), ('high', None), ('loc', None),
@@ -42,6 +44,8 @@ class Uniform(distribution.Distribution):
             raise ValueError('Either `low, high` or `loc, scale` (not both) '
                              'must have a value.')
         self._by_bounds = by_bounds
+        # ``params`` gives the parametrization used
+        self._param_names = ('low', 'high') if by_bounds else ('loc', 'scale')
         if by_bounds:
             self._low, self._high = utils._as_params(low, high)
             self._loc = self._scale = None
@@ -64,28 +68,6 @@ class Uniform(distribution.Distribution):
     @cache.cached_property
     def scale(self):
         return self._high - self._low if self._by_bounds else self._scale
-
-    @property
-    def batch_shape(self):
-        return self.low.shape
-
-    @property
-    def event_shape(self):
-        return ()
-
-    @property
-    def params(self):
-        if self._by_bounds:
-            return {'low': self.low, 'high': self.high}
-        return {'loc': self.loc, 'scale': self.scale}
-
-    @property
-    def support(self):
-        return '[low, high]'
-
-    @property
-    def xp(self):
-        return utils._xp(self.low)
 
     @cache.cached_property
     def mean(self):

@@ -4,6 +4,7 @@ import numpy
 
 import chainer
 from chainer import backend
+from chainer import distribution
 from chainer.function_node import FunctionNode
 
 
@@ -95,19 +96,71 @@ def _input(x, dtype):
     return x
 
 
-def _standard_normal(xp, shape, dtype):
+def _draw(xp, name, shape, dtype):
+    """Standard draws of ``xp.random.<name>`` in ``dtype`` (NumPy's
+    generators only make float64)."""
     if xp is numpy:
-        return numpy.random.standard_normal(shape).astype(dtype, copy=False)
-    return xp.random.standard_normal(shape, dtype=dtype)
+        return getattr(numpy.random, name)(size=shape).astype(dtype, copy=False)
+    return getattr(xp.random, name)(size=shape, dtype=dtype)
+
+
+def _standard_normal(xp, shape, dtype):
+    return _draw(xp, 'standard_normal', shape, dtype)
 
 
 def _uniform(xp, shape, dtype):
     """Uniform draws on [0, 1)."""
-    if xp is numpy:
-        return numpy.random.random_sample(shape).astype(dtype, copy=False)
-    return xp.random.random_sample(shape, dtype=dtype)
+    return _draw(xp, 'random_sample', shape, dtype)
 
 
 def _sample(array):
     """Wraps a sampled array (not differentiable)."""
     return chainer.Variable(array, requires_grad=False)
+
+
+class _ScalarEvent(distribution.Distribution):
+    """Base of the distributions with scalar events.
+
+    The batch shape and the array module come from the first parameter named
+    in ``_param_names``; ``params`` maps each name to its attribute.
+    """
+
+    _param_names = ()
+    _support = 'real'
+
+    @property
+    def batch_shape(self):
+        return getattr(self, self._param_names[0]).shape
+
+    @property
+    def event_shape(self):
+        return ()
+
+    @property
+    def params(self):
+        return {name: getattr(self, name) for name in self._param_names}
+
+    @property
+    def support(self):
+        return self._support
+
+    @property
+    def xp(self):
+        return _xp(getattr(self, self._param_names[0]))
+
+
+class _LocScale(_ScalarEvent):
+    """Base of the location-scale families: a sample is ``loc + scale * eps``
+    with ``eps`` a standard draw of ``xp.random.<_noise>`` (reparameterized).
+    """
+
+    _param_names = ('loc', 'scale')
+    _noise = None
+
+    def __init__(self, loc, scale):
+        self.loc, self.scale = _as_params(loc, scale)
+
+    def sample_n(self, n):
+        eps = _draw(self.xp, self._noise, (n,) + self.batch_shape,
+                    self.loc.dtype)
+        return self.loc + self.scale * eps

@@ -9,15 +9,11 @@ linear classifier. The data, the training loop and the outputs are those of
 ``train_mnist.py`` in this folder.
 """
 
-import argparse
-
 import chainer
 import chainer.functions as F
 import chainer.links as L
-from chainer import training
-from chainer.training import extensions
 
-from train_mnist import get_dataset
+from train_mnist import CLASSIFIER_PLOTS, CLASSIFIER_REPORT, _common, get_dataset
 
 
 class CNN(chainer.Chain):
@@ -37,78 +33,27 @@ class CNN(chainer.Chain):
 
 
 def parse_args(argv=None):
-    parser = argparse.ArgumentParser(description='chainer-ng example: CNN on digits')
-    parser.add_argument('--batchsize', '-b', type=int, default=50,
-                        help='number of images in each mini-batch')
-    parser.add_argument('--epoch', '-e', type=int, default=10,
-                        help='number of sweeps over the data set to train')
+    parser = _common.make_parser('chainer-ng example: CNN on digits', batchsize=50,
+                                 epoch=10, out='result_cnn')
     parser.add_argument('--frequency', '-f', type=int, default=-1,
                         help='snapshot every this many epochs (-1: once, at the end)')
-    parser.add_argument('--device', '-d', type=str, default='-1',
-                        help='device specifier: -1 or @numpy for the CPU, '
-                             '@cupy:0 (or 0) for the first GPU')
-    parser.add_argument('--out', '-o', default='result_cnn',
-                        help='directory for the log, plots and snapshots')
-    parser.add_argument('--resume', '-r', type=str,
-                        help='snapshot to resume the training from')
-    parser.add_argument('--autoload', action='store_true',
-                        help='resume from the latest snapshot found in --out')
     parser.add_argument('--channels', '-c', type=int, default=16,
                         help='number of channels of the first convolution')
-    parser.add_argument('--dataset', choices=('digits', 'mnist'), default='digits',
-                        help='digits: 8x8 digits bundled with scikit-learn '
-                             '(offline); mnist: 28x28 MNIST (downloaded once)')
-    parser.add_argument('--noplot', dest='plot', action='store_false',
-                        help='do not write the loss and accuracy plots')
+    _common.add_data_options(parser)
     return parser.parse_args(argv)
 
 
 def main(argv=None):
     args = parse_args(argv)
-
     device = chainer.get_device(args.device)
-    print('Device: {}'.format(device))
-    print('# channels: {}'.format(args.channels))
-    print('# Minibatch-size: {}'.format(args.batchsize))
-    print('# epoch: {}'.format(args.epoch))
-    print('# dataset: {}'.format(args.dataset))
-    print('')
+    _common.print_settings(device, args, '# channels: {}'.format(args.channels))
 
     model = L.Classifier(CNN(args.channels, 10))
-    model.to_device(device)
-    device.use()
-
-    optimizer = chainer.optimizers.Adam()
-    optimizer.setup(model)
-
     # Images as (channels, height, width) for the convolutions.
     train, test = get_dataset(args.dataset, ndim=3)
-    train_iter = chainer.iterators.SerialIterator(train, args.batchsize)
-    test_iter = chainer.iterators.SerialIterator(test, args.batchsize,
-                                                 repeat=False, shuffle=False)
-
-    updater = training.updaters.StandardUpdater(train_iter, optimizer, device=device)
-    trainer = training.Trainer(updater, (args.epoch, 'epoch'), out=args.out)
-
-    trainer.extend(extensions.Evaluator(test_iter, model, device=device))
-    snapshot_every = args.frequency if args.frequency > 0 else args.epoch
-    trainer.extend(extensions.snapshot(n_retains=1, autoload=args.autoload),
-                   trigger=(snapshot_every, 'epoch'))
-    trainer.extend(extensions.LogReport())
-    if args.plot and extensions.PlotReport.available():
-        trainer.extend(extensions.PlotReport(
-            ['main/loss', 'validation/main/loss'], 'epoch', filename='loss.png'))
-        trainer.extend(extensions.PlotReport(
-            ['main/accuracy', 'validation/main/accuracy'], 'epoch',
-            filename='accuracy.png'))
-    trainer.extend(extensions.PrintReport(
-        ['epoch', 'main/loss', 'validation/main/loss',
-         'main/accuracy', 'validation/main/accuracy', 'elapsed_time']))
-    trainer.extend(extensions.ProgressBar())
-
-    if args.resume is not None:
-        chainer.serializers.load_npz(args.resume, trainer)
-
+    trainer = _common.make_trainer(
+        args, model, train, test, device, CLASSIFIER_REPORT, CLASSIFIER_PLOTS,
+        snapshot_every=args.frequency)
     trainer.run()
     return trainer
 

@@ -12,7 +12,7 @@ Trainer, and extensions evaluate, log, plot and snapshot as it goes. The log,
 ``loss.png``, ``accuracy.png`` and the snapshots land in ``--out``.
 """
 
-import argparse
+import os
 import sys
 
 import numpy
@@ -20,8 +20,9 @@ import numpy
 import chainer
 import chainer.functions as F
 import chainer.links as L
-from chainer import training
-from chainer.training import extensions
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
+import _common  # noqa: E402  (examples/_common.py)
 
 
 class MLP(chainer.Chain):
@@ -71,85 +72,35 @@ def get_dataset(name, ndim=1):
 
 
 def parse_args(argv=None):
-    parser = argparse.ArgumentParser(description='chainer-ng example: MNIST')
-    parser.add_argument('--batchsize', '-b', type=int, default=100,
-                        help='number of images in each mini-batch')
-    parser.add_argument('--epoch', '-e', type=int, default=20,
-                        help='number of sweeps over the data set to train')
+    parser = _common.make_parser('chainer-ng example: MNIST', batchsize=100, epoch=20,
+                                 out='result')
     parser.add_argument('--frequency', '-f', type=int, default=-1,
                         help='snapshot every this many epochs (-1: once, at the end)')
-    parser.add_argument('--device', '-d', type=str, default='-1',
-                        help='device specifier: -1 or @numpy for the CPU, '
-                             '@cupy:0 (or 0) for the first GPU')
-    parser.add_argument('--out', '-o', default='result',
-                        help='directory for the log, plots and snapshots')
-    parser.add_argument('--resume', '-r', type=str,
-                        help='snapshot to resume the training from')
-    parser.add_argument('--autoload', action='store_true',
-                        help='resume from the latest snapshot found in --out')
     parser.add_argument('--unit', '-u', type=int, default=1000,
                         help='number of units in each hidden layer')
-    parser.add_argument('--dataset', choices=('digits', 'mnist'), default='digits',
-                        help='digits: 8x8 digits bundled with scikit-learn '
-                             '(offline); mnist: 28x28 MNIST (downloaded once)')
-    parser.add_argument('--noplot', dest='plot', action='store_false',
-                        help='do not write the loss and accuracy plots')
+    _common.add_data_options(parser)
     return parser.parse_args(argv)
+
+
+# L.Classifier reports the loss and the accuracy as 'main/loss' and
+# 'main/accuracy'; the Evaluator adds the 'validation/' ones.
+CLASSIFIER_PLOTS = [(['main/loss', 'validation/main/loss'], 'loss.png'),
+                    (['main/accuracy', 'validation/main/accuracy'], 'accuracy.png')]
+CLASSIFIER_REPORT = ['epoch', 'main/loss', 'validation/main/loss',
+                     'main/accuracy', 'validation/main/accuracy', 'elapsed_time']
 
 
 def main(argv=None):
     args = parse_args(argv)
-
     device = chainer.get_device(args.device)
-    print('Device: {}'.format(device))
-    print('# unit: {}'.format(args.unit))
-    print('# Minibatch-size: {}'.format(args.batchsize))
-    print('# epoch: {}'.format(args.epoch))
-    print('# dataset: {}'.format(args.dataset))
-    print('')
+    _common.print_settings(device, args, '# unit: {}'.format(args.unit))
 
-    # L.Classifier computes softmax cross entropy and reports the loss and
-    # the accuracy under 'main/loss' and 'main/accuracy'.
+    # L.Classifier computes softmax cross entropy.
     model = L.Classifier(MLP(args.unit, 10))
-    model.to_device(device)
-    device.use()
-
-    optimizer = chainer.optimizers.Adam()
-    optimizer.setup(model)
-
     train, test = get_dataset(args.dataset)
-    train_iter = chainer.iterators.SerialIterator(train, args.batchsize)
-    test_iter = chainer.iterators.SerialIterator(test, args.batchsize,
-                                                 repeat=False, shuffle=False)
-
-    updater = training.updaters.StandardUpdater(train_iter, optimizer, device=device)
-    trainer = training.Trainer(updater, (args.epoch, 'epoch'), out=args.out)
-
-    # Evaluate on the validation set at the end of every epoch.
-    trainer.extend(extensions.Evaluator(test_iter, model, device=device))
-    trainer.extend(extensions.DumpGraph('main/loss'))
-
-    # Snapshot the whole trainer; keep only the latest one. With --autoload
-    # the trainer resumes from it when the run starts.
-    snapshot_every = args.frequency if args.frequency > 0 else args.epoch
-    trainer.extend(extensions.snapshot(n_retains=1, autoload=args.autoload),
-                   trigger=(snapshot_every, 'epoch'))
-
-    trainer.extend(extensions.LogReport())
-    if args.plot and extensions.PlotReport.available():
-        trainer.extend(extensions.PlotReport(
-            ['main/loss', 'validation/main/loss'], 'epoch', filename='loss.png'))
-        trainer.extend(extensions.PlotReport(
-            ['main/accuracy', 'validation/main/accuracy'], 'epoch',
-            filename='accuracy.png'))
-    trainer.extend(extensions.PrintReport(
-        ['epoch', 'main/loss', 'validation/main/loss',
-         'main/accuracy', 'validation/main/accuracy', 'elapsed_time']))
-    trainer.extend(extensions.ProgressBar())
-
-    if args.resume is not None:
-        chainer.serializers.load_npz(args.resume, trainer)
-
+    trainer = _common.make_trainer(
+        args, model, train, test, device, CLASSIFIER_REPORT, CLASSIFIER_PLOTS,
+        snapshot_every=args.frequency, graph=True)
     trainer.run()
     return trainer
 

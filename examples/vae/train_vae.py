@@ -18,7 +18,6 @@ Besides the log and the loss plot, ``--out`` receives ``reconstruction.png``
 decoded from codes drawn from the prior).
 """
 
-import argparse
 import os
 import sys
 
@@ -28,8 +27,10 @@ import chainer
 import chainer.distributions as D
 import chainer.functions as F
 import chainer.links as L
-from chainer import training
 from chainer.training import extensions
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
+import _common  # noqa: E402  (examples/_common.py)
 
 
 class Encoder(chainer.Chain):
@@ -141,22 +142,11 @@ def save_images(images, side, filename, title=None):
 
 
 def parse_args(argv=None):
-    parser = argparse.ArgumentParser(description='chainer-ng example: VAE')
-    parser.add_argument('--batchsize', '-b', type=int, default=100,
-                        help='number of images in each mini-batch')
-    parser.add_argument('--epoch', '-e', type=int, default=50,
-                        help='number of sweeps over the data set to train')
-    parser.add_argument('--device', '-d', type=str, default='-1',
-                        help='device specifier: -1 or @numpy for the CPU, '
-                             '@cupy:0 (or 0) for the first GPU')
-    parser.add_argument('--out', '-o', default='result_vae',
-                        help='directory for the log, plots, images and snapshots')
+    parser = _common.make_parser(
+        'chainer-ng example: VAE', batchsize=100, epoch=50, out='result_vae',
+        out_help='directory for the log, plots, images and snapshots')
     parser.add_argument('--initmodel', '-m', type=str,
                         help='model file (npz) to start from')
-    parser.add_argument('--resume', '-r', type=str,
-                        help='snapshot to resume the training from')
-    parser.add_argument('--autoload', action='store_true',
-                        help='resume from the latest snapshot found in --out')
     parser.add_argument('--dimz', '-z', type=int, default=8,
                         help='dimension of the latent code')
     parser.add_argument('--unit', '-u', type=int, default=200,
@@ -165,11 +155,7 @@ def parse_args(argv=None):
                         help='weight of the KL divergence term')
     parser.add_argument('--k', '-k', type=int, default=1,
                         help='number of latent samples per image')
-    parser.add_argument('--dataset', choices=('digits', 'mnist'), default='digits',
-                        help='digits: 8x8 digits bundled with scikit-learn '
-                             '(offline); mnist: 28x28 MNIST (downloaded once)')
-    parser.add_argument('--noplot', dest='plot', action='store_false',
-                        help='do not write the loss plot or the images')
+    _common.add_data_options(parser, plot_help='do not write the loss plot or the images')
     return parser.parse_args(argv)
 
 
@@ -185,12 +171,7 @@ def main(argv=None):
     n_in = side * side
 
     device = chainer.get_device(args.device)
-    print('Device: {}'.format(device))
-    print('# dim z: {}'.format(args.dimz))
-    print('# Minibatch-size: {}'.format(args.batchsize))
-    print('# epoch: {}'.format(args.epoch))
-    print('# dataset: {}'.format(args.dataset))
-    print('')
+    _common.print_settings(device, args, '# dim z: {}'.format(args.dimz))
 
     encoder = Encoder(n_in, args.dimz, args.unit)
     decoder = Decoder(args.dimz, n_in, args.unit)
@@ -198,34 +179,11 @@ def main(argv=None):
     avg_elbo = AvgELBOLoss(encoder, decoder, prior, beta=args.beta, k=args.k)
     if args.initmodel is not None:
         chainer.serializers.load_npz(args.initmodel, avg_elbo)
-    avg_elbo.to_device(device)
-    device.use()
-
-    optimizer = chainer.optimizers.Adam()
-    optimizer.setup(avg_elbo)
-
-    train_iter = chainer.iterators.SerialIterator(train, args.batchsize)
-    test_iter = chainer.iterators.SerialIterator(test, args.batchsize,
-                                                 repeat=False, shuffle=False)
-
-    updater = training.updaters.StandardUpdater(train_iter, optimizer, device=device)
-    trainer = training.Trainer(updater, (args.epoch, 'epoch'), out=args.out)
-
-    trainer.extend(extensions.Evaluator(test_iter, avg_elbo, device=device))
-    trainer.extend(extensions.snapshot(n_retains=1, autoload=args.autoload),
-                   trigger=(args.epoch, 'epoch'))
-    trainer.extend(extensions.LogReport())
-    if args.plot and extensions.PlotReport.available():
-        trainer.extend(extensions.PlotReport(
-            ['main/loss', 'validation/main/loss'], 'epoch', filename='loss.png'))
-    trainer.extend(extensions.PrintReport(
+    trainer = _common.make_trainer(
+        args, avg_elbo, train, test, device,
         ['epoch', 'main/loss', 'validation/main/loss',
-         'main/reconstr', 'main/kl_penalty', 'elapsed_time']))
-    trainer.extend(extensions.ProgressBar())
-
-    if args.resume is not None:
-        chainer.serializers.load_npz(args.resume, trainer)
-
+         'main/reconstr', 'main/kl_penalty', 'elapsed_time'],
+        [(['main/loss', 'validation/main/loss'], 'loss.png')])
     trainer.run()
     chainer.serializers.save_npz(os.path.join(args.out, 'model.npz'), avg_elbo)
 

@@ -1,30 +1,21 @@
 """``F.cumprod``: cumulative product along an axis."""
 
 from chainer import backend
-from chainer.function_node import FunctionNode
-from chainer.functions.math.cumsum import _check_axis, _flip
+from chainer.functions.math.cumsum import _reverse_cumsum, _Scan
 
 
-class Cumprod(FunctionNode):
+class Cumprod(_Scan):
     """Cumulative product along an axis (of the flattened array when None)."""
 
-    def __init__(self, axis=None):
-        if axis is not None and not isinstance(axis, int):
-            raise TypeError('axis must be int or None')
-        self.axis = axis
+    _scan = 'cumprod'
 
     def forward(self, inputs):
-        x, = inputs
-        self._in_shape = x.shape
-        self._axis = _check_axis(self, self.axis, x.ndim)
         self.retain_inputs((0,))
         self.retain_outputs((0,))
-        xp = backend.get_array_module(x)
-        return xp.cumprod(x, axis=self._axis, dtype=x.dtype),
+        return super().forward(inputs)
 
     def backward(self, indexes, grad_outputs):
         from chainer.functions.array.reshape import reshape
-        from chainer.functions.math.cumsum import cumsum
         x, = self.get_retained_inputs()
         y, = self.get_retained_outputs()
         gy, = grad_outputs
@@ -36,7 +27,7 @@ class Cumprod(FunctionNode):
             gx = gy
         elif not (x.array == 0).any():
             # d y_j / d x_i = y_j / x_i for j >= i.
-            gx = _flip(cumsum(_flip(gy * y, axis), axis), axis) / x
+            gx = _reverse_cumsum(gy * y, axis) / x
         else:
             gx = _grad_with_zeros(x, gy, axis)
         if self._axis is None:

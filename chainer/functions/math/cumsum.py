@@ -22,8 +22,16 @@ def _flip(x, axis):
     return get_item(x, (slice(None),) * axis + (slice(None, None, -1),))
 
 
-class Cumsum(FunctionNode):
-    """Cumulative sum along an axis (of the flattened array when None)."""
+def _reverse_cumsum(x, axis):
+    """Cumulative sum from the end of ``axis`` (the adjoint of a cumsum)."""
+    return _flip(cumsum(_flip(x, axis), axis), axis)
+
+
+class _Scan(FunctionNode):
+    """Cumsum/Cumprod: ``xp.<_scan>`` along an axis (of the flattened array
+    when None)."""
+
+    _scan = None
 
     def __init__(self, axis=None):
         if axis is not None and not isinstance(axis, int):
@@ -35,19 +43,20 @@ class Cumsum(FunctionNode):
         self._in_shape = x.shape
         self._axis = _check_axis(self, self.axis, x.ndim)
         xp = backend.get_array_module(x)
-        return xp.cumsum(x, axis=self._axis, dtype=x.dtype),
+        return getattr(xp, self._scan)(x, axis=self._axis, dtype=x.dtype),
+
+
+class Cumsum(_Scan):
+    """Cumulative sum along an axis (of the flattened array when None)."""
+
+    _scan = 'cumsum'
 
     def backward(self, indexes, grad_outputs):
         from chainer.functions.array.reshape import reshape
         gy, = grad_outputs
-        axis = self._axis
-        if axis is None:
-            axis = 0
-        # The adjoint of a cumulative sum is a cumulative sum from the end.
-        gx = _flip(cumsum(_flip(gy, axis), axis), axis)
         if self._axis is None:
-            gx = reshape(gx, self._in_shape)
-        return gx,
+            return reshape(_reverse_cumsum(gy, 0), self._in_shape),
+        return _reverse_cumsum(gy, self._axis),
 
 
 def cumsum(x, axis=None):
