@@ -12,6 +12,7 @@ from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions._errors import (broadcast_error, check_float,
                                        check_same_dtype)
+from chainer.functions.math.matmul import matmul as _matmul
 from chainer.variable import Variable, _new_variable
 
 
@@ -506,7 +507,6 @@ def rpow(self, rhs):  # rhs ** lhs
 
 
 def matmul(self, rhs):  # lhs @ rhs
-    from chainer.functions.math.matmul import matmul as _matmul
     kind, rhs = _prepare(self, rhs)
     if kind == 2:
         raise TypeError('matmul: a scalar operand is not allowed, use *')
@@ -514,7 +514,6 @@ def matmul(self, rhs):  # lhs @ rhs
 
 
 def rmatmul(self, rhs):  # rhs @ lhs
-    from chainer.functions.math.matmul import matmul as _matmul
     kind, rhs = _prepare(self, rhs)
     if kind == 2:
         raise TypeError('matmul: a scalar operand is not allowed, use *')

@@ -5,6 +5,7 @@ import warnings
 
 from chainer import backend
 from chainer.function_node import FunctionNode
+from chainer.functions.array.reshape import reshape
 from chainer.functions._errors import check_float, invalid_type
 
 
@@ -68,7 +69,6 @@ class MatMul(FunctionNode):
         return y,
 
     def backward(self, indexes, grad_outputs):
-        from chainer.functions.array.reshape import reshape
         a, b = self.get_retained_inputs()
         gy, = grad_outputs
         if self.transc and gy.ndim >= 2:
