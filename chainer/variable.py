@@ -805,9 +805,10 @@ class Parameter(Variable):
         self._initial_device = backend._cpu_device
         if shape is None:
             if isinstance(initializer, _array_types()):
+                # An array is the data itself; its gradient starts as None
+                # (only generated data gets a NaN gradient, as in Chainer).
                 super().__init__(initializer, name=name)
                 self.initializer = initializers.Constant(initializer)
-                self._set_nan_grad()
                 return
             super().__init__(name=name)
             self.initializer = initializer
@@ -833,8 +834,9 @@ class Parameter(Variable):
     def dtype(self):
         if self._data is not None:
             return self._data.dtype
-        return numpy.dtype(getattr(self.initializer, 'dtype', None) or
-                           chainer.get_dtype())
+        # As Chainer: the initializer's dtype, and numpy.dtype(None) (that
+        # is, float64) when it has none.
+        return numpy.dtype(getattr(self.initializer, 'dtype', None))
 
     def initialize(self, shape):
         """Makes the data array of the given shape with the initializer."""
