@@ -295,9 +295,10 @@ def backward(outputs, grad_outputs=None, **kwargs):
         raise TypeError('chainer.backward got unexpected keyword '
                         'argument(s): {}'.format(', '.join(sorted(kwargs))))
     if not isinstance(outputs, (tuple, list)):
-        raise TypeError('chainer.backward: outputs must be a tuple or a '
-                        'list, not {}'.format(type(outputs).__name__))
-    if grad_outputs is None:
+        raise TypeError('outputs must be a tuple or a list, not {}.'.format(
+            type(outputs)))
+    given = grad_outputs is not None
+    if not given:
         grad_outputs = [None] * len(outputs)
     elif len(grad_outputs) != len(outputs):
         raise ValueError(
@@ -311,10 +312,11 @@ def backward(outputs, grad_outputs=None, **kwargs):
                                 'Variable, got {}'.format(type(y).__name__))
             if gy is None:
                 if y.grad_var is None:
-                    warnings.warn(
-                        'chainer.backward: an output has no grad and no '
-                        'grad_output was given; it is skipped',
-                        RuntimeWarning)
+                    if not given:
+                        warnings.warn(
+                            'outputs contains a Variable without grad, or '
+                            'duplicate outputs. Note that chainer.backward '
+                            'does not set default grad.', RuntimeWarning)
                     continue
                 gy = y.grad_var
             elif not isinstance(gy, Variable):

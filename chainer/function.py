@@ -86,7 +86,7 @@ class FunctionAdapter(FunctionNode):
             raise TypeError(
                 '{}.backward must return a tuple of arrays, got {}'.format(
                     self.label, type(gxs).__name__))
-        if len(gxs) != len(self.inputs):
+        if len(gxs) < len(self.inputs):  # (extra ones are ignored, as Chainer)
             raise ValueError(
                 '{}.backward returned {} gradients for {} inputs'.format(
                     self.label, len(gxs), len(self.inputs)))

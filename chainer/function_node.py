@@ -503,12 +503,11 @@ def grad(outputs, inputs, grad_outputs=None, grad_inputs=None,
     """
     if not isinstance(outputs, (tuple, list)):
         raise TypeError(
-            'grad: outputs must be a tuple or a list, not {}'.format(
-                type(outputs).__name__))
+            'outputs must be a tuple or a list, not {}.'.format(
+                type(outputs)))
     if not isinstance(inputs, (tuple, list)):
         raise TypeError(
-            'grad: inputs must be a tuple or a list, not {}'.format(
-                type(inputs).__name__))
+            'inputs must be a tuple or a list, not {}.'.format(type(inputs)))
     for name, seq in (('outputs', outputs), ('inputs', inputs)):
         for v in seq:
             if not isinstance(v, Variable):

@@ -458,10 +458,12 @@ class Variable:
             self.initialize(var.shape)
         device = self.device
         src_data = device.send(src._data)
+        _check_grad(src_data, self._data.shape, self._data.dtype)
         node = self.node
         dst = node._grad_var
         if dst is None:
-            node._grad_var = _new_variable(src_data.copy())
+            # (the same array when it is on this device, as in Chainer)
+            node._grad_var = _new_variable(src_data)
         else:
             node._grad_var = _new_variable(dst._data + src_data)
 
