@@ -1,0 +1,31 @@
+"""The CPU device (NumPy)."""
+
+import numpy
+
+from chainer import backend
+
+
+class CpuDevice(backend.Device):
+    """The CPU, computing with NumPy."""
+
+    xp = numpy
+    name = '@numpy'
+    supported_array_types = (numpy.ndarray,)
+
+    @staticmethod
+    def from_array(array):
+        if isinstance(array, (numpy.ndarray, numpy.generic)):
+            return CpuDevice()
+        return None
+
+    def send_array(self, array):
+        if isinstance(array, numpy.ndarray):
+            return array
+        if isinstance(array, numpy.generic):
+            return numpy.asarray(array)
+        from chainer.backends import cuda
+        if cuda.available and isinstance(array, cuda.ndarray):
+            return array.get()
+        raise TypeError(
+            'CpuDevice.send: expected a numpy or cupy array, got {}'.format(
+                type(array).__name__))
