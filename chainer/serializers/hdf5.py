@@ -17,8 +17,9 @@ except ImportError:
 
 def _check_available():
     if not _available:
-        raise ImportError('HDF5 serialization needs h5py, which is not '
-                          'installed (pip install h5py)')
+        # RuntimeError, as in Chainer
+        raise RuntimeError('HDF5 serialization needs h5py, which is not '
+                           'installed (pip install h5py)')
 
 
 class HDF5Serializer(serializer_module.Serializer):

@@ -76,8 +76,13 @@ def test_standard_updater_serialize_and_errors(tiny_data):
     assert 'optimizer:main/t' in s.target
     assert 'model:main/predictor/W' in s.target
     assert int(s.target['iteration']) == 1
-    with pytest.raises(ValueError, match="'main'"):
-        training.StandardUpdater({'other': it}, opt)
+    # Like Chainer, a dict without 'main' is accepted (custom update_core
+    # names its own entries); only the 'main'-reading paths fail.
+    other = training.StandardUpdater({'other': it}, {'gen': opt})
+    assert other.get_optimizer('gen') is opt
+    assert other.get_iterator('other') is it
+    with pytest.raises(KeyError):
+        other.epoch
     with pytest.raises(TypeError, match='foo'):
         training.StandardUpdater(it, opt, foo=1)
     with pytest.raises(NotImplementedError):

@@ -39,7 +39,9 @@ class CrossCovariance(FunctionNode):
         zc = z - z.mean(axis=0, keepdims=True) if z.size else z
         self._cov = cov = yc.T.dot(zc) / y.dtype.type(n)
         if self.reduce == 'half_squared_sum':
-            return xp.asarray((cov * cov).sum() * 0.5, y.dtype),
+            # a dot product (not an elementwise sum): Chainer's rounding
+            flat = cov.ravel()
+            return xp.asarray(flat.dot(flat) * 0.5, y.dtype),
         return cov.astype(y.dtype, copy=False),
 
     def backward(self, indexes, grad_outputs):

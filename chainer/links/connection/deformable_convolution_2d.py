@@ -26,7 +26,8 @@ class DeformableConvolution2D(link.Chain):
         offset_nobias, offset_initialW, offset_initial_bias: The bias
             switch and initializers of ``offset_conv``.
         deform_nobias, deform_initialW, deform_initial_bias: The same for
-            ``deform_conv``.
+            ``deform_conv`` (its ``W`` starts at zero by default, as in
+            Chainer, where it is left unfilled).
 
     >>> l = DeformableConvolution2D(3, 2, 3, pad=1)
     >>> l.offset_conv.W.shape, l.deform_conv.W.shape
@@ -66,8 +67,10 @@ class DeformableConvolution2DSampler(link.Link):
         self.out_channels = out_channels
         self.initialW = initialW
         with self.init_scope():
-            self.W = variable.Parameter(
-                initializers._get_initializer(initialW))
+            # Chainer leaves W unfilled (zeros in practice, and no random
+            # draws) unless an initializer is given.
+            self.W = variable.Parameter(initializers._get_initializer(
+                0 if initialW is None else initialW))
             self.b = _bias(nobias, initial_bias, None)
         if in_channels is not None:
             self._initialize_params(in_channels)

@@ -63,10 +63,12 @@ class LSTMBase(link.Chain):
             0 if self.bias_init is None else self.bias_init)
         forget_init = initializers._get_initializer(
             1 if self.forget_bias_init is None else self.forget_bias_init)
-        for W, init in ((self.lateral.W, lateral_init),
-                        (self.upward.W, upward_init)):
-            w = W.array
-            for k in range(4):
+        # Gate by gate, lateral slice then upward slice: Chainer's order of
+        # random draws, so seeded weights match it.
+        for k in range(4):
+            for W, init in ((self.lateral.W, lateral_init),
+                            (self.upward.W, upward_init)):
+                w = W.array
                 w[k * n:(k + 1) * n] = _fill(init, (n,) + w.shape[1:],
                                              w.dtype, xp)
         b = self.upward.b.array

@@ -21,12 +21,10 @@ def _call_converter(converter, batch, device):
     return converter(batch, _legacy_device(device))
 
 
-def _as_dict(obj, what):
+def _as_dict(obj):
+    # A dict needs no 'main' entry: a custom update_core (e.g. a GAN's
+    # 'gen' and 'dis' optimizers) may use its own names.
     if isinstance(obj, dict):
-        if 'main' not in obj:
-            raise ValueError(
-                "StandardUpdater: the dict of {}s must have a 'main' "
-                "entry, got keys {}".format(what, sorted(obj)))
         return dict(obj)
     return {'main': obj}
 
@@ -77,8 +75,8 @@ class StandardUpdater(_updater.Updater):
             input_device = backend.get_device(input_device)
         elif device is not None:
             input_device = device
-        self._iterators = _as_dict(iterator, 'iterator')
-        self._optimizers = _as_dict(optimizer, 'optimizer')
+        self._iterators = _as_dict(iterator)
+        self._optimizers = _as_dict(optimizer)
         if device is not None:
             for opt in self._optimizers.values():
                 opt.target.to_device(device)

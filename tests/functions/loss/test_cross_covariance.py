@@ -33,3 +33,14 @@ def test_values_and_errors():
         F.cross_covariance(z, z.astype(numpy.float64))
     with pytest.raises(InvalidType, match='y.ndim == 2'):
         F.cross_covariance(z[0], z[0])
+
+
+def test_half_squared_sum_rounds_like_chainer():
+    # Values recorded under Chainer 7.8.1 (float32, last-bit exact).
+    numpy.random.seed(0)
+    y = numpy.random.randn(4, 3).astype(numpy.float32)
+    assert F.cross_covariance(y[:2], y[2:]).array == numpy.float32(0.5438749)
+    rs = numpy.random.RandomState(0)
+    a = rs.randn(5, 4).astype(numpy.float32)
+    b = rs.randn(5, 3).astype(numpy.float32)
+    assert F.cross_covariance(a, b).array == numpy.float32(1.2437481)

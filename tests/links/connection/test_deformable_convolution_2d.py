@@ -1,5 +1,6 @@
 import numpy
 
+import chainer
 import chainer.links as L
 from link_harness import check_param_grads, check_params
 
@@ -47,3 +48,19 @@ def test_forward_matches_reference_and_gradients():
                       (R(0, 1, 2, 3, 3),
                        numpy.full((1, 8, 2, 2), 0.25, numpy.float32)),
                       R(5, 1, 2, 2, 2))
+
+
+def test_deform_weight_default_zero_without_random_draws():
+    # Chainer 7.8.1 draws nothing for deform_conv.W by default (it stays 0),
+    # so the random stream after construction must match.
+    numpy.random.seed(7)
+    link = L.DeformableConvolution2D(1, 1, 2)
+    after = numpy.random.randn(2)
+    numpy.testing.assert_array_equal(link.deform_conv.W.array, 0)
+    numpy.random.seed(7)
+    numpy.random.randn(32)  # offset_conv.W: (2 * 2 * 2, 1, 2, 2)
+    numpy.testing.assert_array_equal(after, numpy.random.randn(2))
+    numpy.random.seed(7)
+    given = L.DeformableConvolution2D(
+        1, 1, 2, deform_initialW=chainer.initializers.Constant(2.0))
+    numpy.testing.assert_array_equal(given.deform_conv.W.array, 2.0)
