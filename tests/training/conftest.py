@@ -52,8 +52,13 @@ class FakeTrainer:
 
 
 @pytest.fixture
-def fake_trainer():
-    return FakeTrainer
+def fake_trainer(tmp_path):
+    # Its out is a temporary folder: extensions that write files (a
+    # LogReport's 'log') must not write into the working directory.
+    def make(*args, **kwargs):
+        kwargs.setdefault('out', str(tmp_path))
+        return FakeTrainer(*args, **kwargs)
+    return make
 
 
 def fire_sequence(trigger, n=12, ipe=4, obs=None, times=None):
