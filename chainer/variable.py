@@ -577,7 +577,7 @@ class Variable:
         if device is None:
             device = cuda.cuda.Device().id
         self.to_device(cuda.GpuDevice.from_device_id(
-            getattr(device, 'id', device)))
+            int(getattr(device, 'id', device))))
 
     def to_intel64(self):
         raise RuntimeError('Variable.to_intel64: iDeep is not supported by '
@@ -893,7 +893,7 @@ class Parameter(Variable):
         if device is None:
             device = cuda.cuda.Device().id
         self.to_device(cuda.GpuDevice.from_device_id(
-            getattr(device, 'id', device)))
+            int(getattr(device, 'id', device))))
 
     def _raw_grad(self):
         node = self._node

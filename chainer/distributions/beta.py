@@ -68,7 +68,9 @@ class Beta(utils._ScalarEvent):
         if xp is numpy:
             eps = numpy.random.beta(a, b, size=shape).astype(a.dtype)
         else:
-            eps = xp.random.beta(a, b, size=shape, dtype=a.dtype)
+            eps = xp.random.beta(
+                a, b, size=shape,
+                dtype=utils._gpu_dtype(a.dtype)).astype(a.dtype, copy=False)
         return utils._sample(eps)
 
 

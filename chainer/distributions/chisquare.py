@@ -60,5 +60,7 @@ class Chisquare(utils._ScalarEvent):
         if xp is numpy:
             eps = numpy.random.chisquare(k, size=shape).astype(k.dtype)
         else:
-            eps = xp.random.chisquare(k, size=shape, dtype=k.dtype)
+            eps = xp.random.chisquare(
+                k, size=shape,
+                dtype=utils._gpu_dtype(k.dtype)).astype(k.dtype, copy=False)
         return utils._sample(eps)

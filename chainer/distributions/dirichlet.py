@@ -92,7 +92,8 @@ class Dirichlet(distribution.Distribution):
         if xp is numpy:
             g = numpy.random.standard_gamma(a_b).astype(a.dtype)
         else:
-            g = xp.random.standard_gamma(a_b, dtype=a.dtype)
+            g = xp.random.standard_gamma(
+                a_b, dtype=utils._gpu_dtype(a.dtype)).astype(a.dtype, copy=False)
         g = g / g.sum(axis=-1, keepdims=True)
         return utils._sample(xp.moveaxis(g, -2, 0))
 

@@ -66,7 +66,8 @@ class Exponential(utils._ScalarEvent):
         if xp is numpy:
             eps = numpy.random.standard_exponential(shape).astype(dtype)
         else:
-            eps = xp.random.standard_exponential(shape, dtype=dtype)
+            eps = xp.random.standard_exponential(
+                shape, dtype=utils._gpu_dtype(dtype)).astype(dtype, copy=False)
         return eps / self.lam
 
 

@@ -64,7 +64,8 @@ class Gamma(utils._ScalarEvent):
                 numpy.broadcast_to(k, shape)).astype(k.dtype)
         else:
             eps = xp.random.standard_gamma(
-                xp.broadcast_to(k, shape), dtype=k.dtype)
+                xp.broadcast_to(k, shape),
+                dtype=utils._gpu_dtype(k.dtype)).astype(k.dtype, copy=False)
         return self.theta * eps
 
 

@@ -79,7 +79,8 @@ class Pareto(utils._ScalarEvent):
         if xp is numpy:
             eps = numpy.random.standard_exponential(shape).astype(dtype)
         else:
-            eps = xp.random.standard_exponential(shape, dtype=dtype)
+            eps = xp.random.standard_exponential(
+                shape, dtype=utils._gpu_dtype(dtype)).astype(dtype, copy=False)
         return self.scale * F.exp(eps / self.alpha)
 
 

@@ -16,10 +16,14 @@ def _as_params(*values):
     ``Normal(loc, 1.)`` works.
     """
     dtype = None
+    xp = numpy
     for v in values:
         a = chainer.as_array(v)
         if hasattr(a, 'dtype') and not numpy.isscalar(a):
             dtype = a.dtype
+            # scalars go to that array's device (CuPy does not mix with
+            # NumPy arrays)
+            xp = backend.get_array_module(a)
             break
     if dtype is None or dtype.kind != 'f':
         dtype = chainer.get_dtype()
@@ -31,7 +35,7 @@ def _as_params(*values):
         if not isinstance(v, chainer.Variable):
             a = v
             if numpy.isscalar(a):
-                a = numpy.asarray(a, dtype=dtype)
+                a = xp.asarray(a, dtype=dtype)
             v = chainer.as_variable(a)
         out.append(v)
     return out if len(out) != 1 else out[0]
@@ -96,12 +100,19 @@ def _input(x, dtype):
     return x
 
 
+def _gpu_dtype(dtype):
+    """The dtype to ask CuPy's generators for: they make only float32 and
+    float64 (a float16 draw is made in float32 and cast)."""
+    return numpy.float32 if numpy.dtype(dtype) == numpy.float16 else dtype
+
+
 def _draw(xp, name, shape, dtype):
     """Standard draws of ``xp.random.<name>`` in ``dtype`` (NumPy's
     generators only make float64)."""
     if xp is numpy:
         return getattr(numpy.random, name)(size=shape).astype(dtype, copy=False)
-    return getattr(xp.random, name)(size=shape, dtype=dtype)
+    return getattr(xp.random, name)(
+        size=shape, dtype=_gpu_dtype(dtype)).astype(dtype, copy=False)
 
 
 def _standard_normal(xp, shape, dtype):

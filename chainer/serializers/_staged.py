@@ -134,7 +134,8 @@ def _copy_into(dst, src, key, dry):
     if dry:
         return
     if isinstance(dst, numpy.ndarray):
-        numpy.copyto(dst, src)
+        # a CuPy source (a dict of GPU arrays) comes to the host first
+        numpy.copyto(dst, backend.CpuDevice().send(src))
     else:
         xp = backend.get_array_module(dst)
         with backend.get_device_from_array(dst):

@@ -9,6 +9,7 @@ functions, so they support double backprop.
 
 import numpy
 
+from chainer import backend
 from chainer.functions._errors import invalid_type
 from chainer.functions.loss._util import (as_array, check_int_labels,
                                           check_label_range, check_reduce,
@@ -85,11 +86,13 @@ def crf1d(cost, xs, ys, reduce='mean'):
                                    i, y.shape, i, as_array(x).shape))
         check_label_range('crf1d', y, k)
     n_batch = as_array(xs[0]).shape[0]
+    # host index arrays would not index a raw CuPy array
+    xp = backend.get_array_module(as_array(xs[0]))
 
     # The forward algorithm; a sequence that ends leaves its alpha in
     # ``done`` (ends come in order of decreasing batch index).
     alpha = xs[0]
-    score = xs[0][numpy.arange(n_batch), ys[0]]
+    score = xs[0][xp.arange(n_batch), ys[0]]
     done_alpha, done_score = [], []
     for x, y, y_prev in zip(xs[1:], ys[1:], ys[:-1]):
         b = as_array(x).shape[0]
@@ -98,7 +101,7 @@ def crf1d(cost, xs, ys, reduce='mean'):
             done_score.append(score[b:])
             alpha, score = alpha[:b], score[:b]
         alpha = logsumexp(_transitions(alpha, cost, k), axis=1) + x
-        score = score + x[numpy.arange(b), y] + cost[y_prev[:b], y]
+        score = score + x[xp.arange(b), y] + cost[y_prev[:b], y]
     alpha = concat0([alpha] + done_alpha[::-1])
     score = concat0([score] + done_score[::-1])
     loss = logsumexp(alpha, axis=1) - score

@@ -98,7 +98,9 @@ def _max_pool(xp, x, ksize, stride, pad, outs, first):
             xp.maximum(y, s, out=y)
         # Where the maximum is NaN no offset equals it: offset 0, as the
         # equality test gives.
-        if y.size and xp.isnan(y.min()):
+        if xp is not numpy:
+            xp.copyto(indexes, 0, where=y != y)  # no host sync on a GPU
+        elif y.size and xp.isnan(y.min()):
             indexes[y != y] = 0
         return y, indexes
     for s in windows[1:]:
