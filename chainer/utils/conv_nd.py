@@ -139,9 +139,60 @@ def col2im_add(col, stride, pad, dims, dilate=None, first=2):
     lead = (slice(None),) * first
     img = xp.zeros(col.shape[:first] + size + col.shape[first + 2 * nd:],
                    col.dtype)
-    for offset, index in window_slices(ksize, stride, outs, dilate, first):
-        img[index] += col[lead + offset]
+    if _flat_windows_pay(xp, col, stride, dilate):
+        _add_windows_flat(img, col, ksize, outs, first)
+    else:
+        for offset, index in window_slices(ksize, stride, outs, dilate,
+                                           first):
+            img[index] += col[lead + offset]
     return img[lead + tuple(slice(p, p + d) for p, d in zip(pad, dims))]
+
+
+def _flat_windows_pay(xp, col, stride, dilate):
+    """Whether :func:`_add_windows_flat` applies: NumPy (where a window of
+    the image is many short runs for its loops), numbers, unit strides and
+    dilations."""
+    return (xp is numpy and col.size > 0 and col.dtype.kind in 'fciu'
+            and all(s == 1 for s in stride) and all(d == 1 for d in dilate))
+
+
+def _add_windows_flat(img, col, ksize, outs, first):
+    """``img[window(offset)] += col[offset]`` for each kernel offset in
+    row-major order, as one contiguous addition per offset and lead index.
+
+    With unit strides, the window of an offset is the image plane shifted
+    by a constant.  Each offset's columns are copied into a buffer ``buf``
+    laid out like the image plane (the first spatial axis cut to
+    ``outs[0]``, zeros outside the window), and the plane's contiguous run
+    from that shift is added with ``buf``'s own run.  Every image element
+    receives the same values in the same order as with the windowed
+    additions, plus additions of ``+0.0`` from the zeros of ``buf``; those
+    are exact no-ops: ``a + 0.0 == a`` bit for bit unless ``a`` is
+    ``-0.0``, and an accumulator that starts at ``+0.0`` is never ``-0.0``
+    (a rounded-to-nearest sum is ``-0.0`` only when both terms are).
+    """
+    nd = len(ksize)
+    lead_shape = img.shape[:first]
+    nlead = 1
+    for t in lead_shape:
+        nlead *= t
+    plane = img.size // nlead
+    pstrides = [s // img.itemsize for s in img.strides[first:first + nd]]
+    trail = img.strides[first + nd - 1] // img.itemsize
+    # One past the last window element of the plane.
+    length = sum((o - 1) * s for o, s in zip(outs, pstrides)) + trail
+    buf = numpy.zeros(lead_shape + (outs[0],) + img.shape[first + 1:],
+                      img.dtype)
+    lead = (slice(None),) * first
+    win = buf[lead + (slice(None),) +
+              tuple(slice(0, o) for o in outs[1:])]
+    run = buf.reshape(nlead, -1)[:, :length]
+    img2 = img.reshape(nlead, plane)
+    for offset in itertools.product(*[range(k) for k in ksize]):
+        numpy.copyto(win, col[lead + offset])
+        base = sum(i * s for i, s in zip(offset, pstrides))
+        dst = img2[:, base:base + length]
+        numpy.add(dst, run, out=dst)
 
 
 def im2col_nd_cpu(img, ksize, stride, pad, pval=0, cover_all=False,

@@ -12,6 +12,7 @@ import chainer
 import chainer.functions as F
 from chainer.functions.connection import _conv
 from chainer.functions.pooling import _pooling
+from chainer.utils import conv_nd
 from chainer.utils.conv_nd import im2col_view
 
 
@@ -94,3 +95,92 @@ def test_copy_rows_equals_plain_copy(dtype, shape, ksize):
     assert got.dtype == want.dtype and got.shape == want.shape
     assert got.flags.c_contiguous
     assert got.tobytes() == want.tobytes()
+
+
+def _windowed_col2im(col, pad, dims, first):
+    """col2im with unit strides as plain per-offset window additions onto a
+    zero image (the order every image element must see)."""
+    nd = len(dims)
+    ksize = col.shape[first:first + nd]
+    outs = col.shape[first + nd:first + 2 * nd]
+    size = tuple(max(d + 2 * p, o + k - 1)
+                 for d, p, o, k in zip(dims, pad, outs, ksize))
+    img = numpy.zeros(col.shape[:first] + size + col.shape[first + 2 * nd:],
+                      col.dtype)
+    lead = (slice(None),) * first
+    for offset in numpy.ndindex(*ksize):
+        index = lead + tuple(slice(i, i + o) for i, o in zip(offset, outs))
+        img[index] += col[lead + offset]
+    return img[lead + tuple(slice(p, p + d) for p, d in zip(pad, dims))]
+
+
+def _special_values(a):
+    # Signed zeros (0.0 + -0.0 is +0.0), NaN, infinities and subnormals.
+    flat = a.reshape(-1)
+    specials = numpy.array([-0.0, 0.0, numpy.nan, numpy.inf, -numpy.inf,
+                            numpy.finfo(a.dtype).tiny / 4], a.dtype)
+    flat[::7][:len(specials)] = specials[:len(flat[::7])]
+    flat[1::5] = -0.0
+    return a
+
+
+@pytest.mark.parametrize('dtype', [numpy.float16, numpy.float32, numpy.float64])
+@pytest.mark.parametrize('shape,dims,pad,first,batch_last', [
+    ((3, 5, 5, 4, 4, 6), (8, 8), (0, 0), 1, True),     # deconv's layout
+    ((4, 3, 2, 5, 6, 3), (7, 7), (1, 2), 1, True),     # padded, uneven
+    ((2, 3, 3, 3, 4, 5), (6, 7), (0, 0), 2, False),    # batch-first
+    ((2, 2, 3, 4, 5), (7,), (1,), 2, False),           # 1-d
+    ((2, 2, 2, 2, 3, 3, 3, 2), (4, 4, 4), (0, 0, 0), 1, True),  # 3-d
+    ((1, 1, 1, 3, 3, 1), (3, 3), (0, 0), 1, True),     # 1x1 kernel
+])
+def test_col2im_flat_path_bitwise_equals_windowed_sums(
+        dtype, shape, dims, pad, first, batch_last):
+    rng = _rng()
+    col = _special_values(rng.randn(*shape).astype(dtype))
+    if batch_last:
+        # The strided view deconv_forward passes (batch axis moved last).
+        col = numpy.moveaxis(numpy.ascontiguousarray(
+            numpy.moveaxis(col, -1, first + 2 * len(dims) - len(dims))),
+            first + len(dims), -1)
+    nd = len(dims)
+    assert conv_nd._flat_windows_pay(numpy, col, (1,) * nd, (1,) * nd)
+    got = conv_nd.col2im_add(col, (1,) * nd, pad, dims, first=first)
+    want = _windowed_col2im(col, pad, dims, first)
+    assert got.shape == want.shape and got.strides == want.strides
+    assert got.tobytes() == numpy.ascontiguousarray(want).tobytes()
+
+
+def test_col2im_flat_path_keeps_positive_zero_sums():
+    # Every window value is -0.0: Chainer's sums start from +0.0, so the
+    # image is +0.0 everywhere (a copy of the first offset would keep -0.0).
+    col = numpy.full((2, 3, 3, 4, 4, 5), -0.0, numpy.float32)
+    got = conv_nd.col2im_add(col, (1, 1), (0, 0), (6, 6), first=1)
+    assert not numpy.signbit(got).any()
+
+
+def test_col2im_strided_keeps_windowed_path():
+    col = numpy.ones((1, 3, 3, 2, 2, 2), numpy.float32)
+    assert not conv_nd._flat_windows_pay(numpy, col, (2, 1), (1, 1))
+    assert not conv_nd._flat_windows_pay(numpy, col, (1, 1), (1, 2))
+    got = conv_nd.col2im_add(col, (2, 2), (0, 0), (5, 5), first=1)
+    assert got[:, 1, 1].tolist() == [[1.0, 1.0]]
+    assert got[:, 2, 2].tolist() == [[4.0, 4.0]]
+
+
+@pytest.mark.parametrize('n,out_c', [(64, 20), (3, 5), (8, 1)])
+def test_conv_forward_bias_rows_bitwise(n, out_c):
+    # The bias added r rows at a time is the plain broadcast addition.
+    rng = _rng()
+    x = rng.randn(n, 3, 6, 6).astype(numpy.float32)
+    W = rng.randn(out_c, 3, 3, 3).astype(numpy.float32)
+    b = rng.randn(out_c).astype(numpy.float32)
+    b[0] = -0.0
+    got = _conv.conv_forward(x, W, b, (1, 1), (0, 0), (1, 1), 1, False)
+    plain = _conv.conv_forward(x, W, None, (1, 1), (0, 0), (1, 1), 1, False)
+    want = plain + b.reshape(1, -1, 1, 1)
+    assert got.tobytes() == numpy.ascontiguousarray(want).tobytes()
+    assert got.strides == plain.strides
+    y = rng.randn(n * 16, out_c).astype(numpy.float32)
+    y2 = y.copy()
+    _conv._add_bias_rows(numpy, y2, b)
+    assert y2.tobytes() == (y + b).tobytes()
