@@ -146,6 +146,7 @@ def print_runtime_info(out=None):
     out = out or sys.stdout
     out.write('Platform: {}\n'.format(platform.platform()))
     out.write('Chainer: {}\n'.format(__version__))
+    out.write('ChainerX: Not Available\n')
     out.write('NumPy: {}\n'.format(numpy.__version__))
     if cuda.available:
         out.write('CuPy: {}\n'.format(cuda.cupy.__version__))
