@@ -92,8 +92,9 @@ def test_generate_matrix():
         testing.generate_matrix((2, 2), numpy.int32, singular_values=1)
 
 
-def test_get_trainer_with_mock_updater():
+def test_get_trainer_with_mock_updater(tmp_path, monkeypatch):
     pytest.importorskip('chainer.training')
+    monkeypatch.chdir(tmp_path)  # its trainer writes to ./result
     trainer = testing.get_trainer_with_mock_updater(
         (3, 'epoch'), iter_per_epoch=2)
     updater = trainer.updater

@@ -69,8 +69,8 @@ def test_extension_base_and_make_extension():
         training.make_extension(foo=1)
 
 
-def test_extend_names_and_errors():
-    t = training.Trainer(_Updater(), (5, 'iteration'))
+def test_extend_names_and_errors(tmp_path):
+    t = training.Trainer(_Updater(), (5, 'iteration'), out=str(tmp_path))
 
     def f(trainer):
         pass

@@ -89,12 +89,12 @@ def test_standard_updater_serialize_and_errors(tiny_data):
         training.Updater().update()
 
 
-def test_parallel_updater(tiny_data):
+def test_parallel_updater(tiny_data, tmp_path):
     # Checked against Chainer 7.8.1 on CPU devices (up to float rounding).
     model, opt, it = _setup(tiny_data)
     up = training.ParallelUpdater(
         it, opt, devices={'main': '@numpy', 'second': '@numpy'})
-    t = training.Trainer(up, (2, 'iteration'), out='unused')
+    t = training.Trainer(up, (2, 'iteration'), out=str(tmp_path))
     t.run()
     numpy.testing.assert_allclose(
         model.predictor.W.array,
