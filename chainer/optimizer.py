@@ -312,8 +312,7 @@ class Optimizer:
         """Sets the target link; returns the optimizer."""
         from chainer.link import Link
         if not isinstance(link, Link):
-            raise TypeError('optimization target must be a link, got '
-                            '{}'.format(type(link).__name__))
+            raise TypeError('optimization target must be a link')
         self.target = link
         self.t = 0
         self.epoch = 0
@@ -324,8 +323,7 @@ class Optimizer:
     def _check_set_up(self):
         if self.target is None:
             raise RuntimeError(
-                'the optimizer has no target: call optimizer.setup(link) '
-                'first')
+                'Optimizer is not set up. Call `setup` method.')
 
     def update(self, lossfun=None, *args, **kwds):
         """Updates the parameters (by the gradients, or after computing

@@ -1,6 +1,7 @@
 """Writing files atomically: a crash never leaves a half-written file."""
 
 import contextlib
+import errno
 import os
 import tempfile
 
@@ -29,7 +30,10 @@ def atomic_path(path):
     'done'
     """
     folder = os.path.dirname(os.path.abspath(path))
-    os.makedirs(folder, exist_ok=True)
+    if not os.path.isdir(folder):
+        # The error opening ``path`` itself would give (not the temporary).
+        raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT),
+                                path)
     name = os.path.basename(path)
     fd, tmp = tempfile.mkstemp(prefix='.tmp-' + name + '-',
                                suffix=os.path.splitext(name)[1], dir=folder)

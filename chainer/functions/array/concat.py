@@ -5,10 +5,11 @@ from chainer.function_node import FunctionNode
 from chainer.functions._errors import invalid_type
 
 
-def _check_joinable(func, xs, axis, names='x{}', shapes=None):
+def _check_joinable(func, xs, axis, names='x{}', shapes=None, whole=False):
     """Chainer's checks for arrays joined along ``axis`` (None: same
     shapes): at least one, one dtype, one ndim, equal other lengths (of
-    ``shapes``, the shapes as joined, when given)."""
+    ``shapes``, the shapes as joined, when given; with ``whole``, equal
+    shapes, in Chainer's text for inputs raised to more dimensions)."""
     if len(xs) == 0:
         raise invalid_type(func, 'in_types.size > 0', '0 <= 0')
     x0 = xs[0]
@@ -31,6 +32,12 @@ def _check_joinable(func, xs, axis, names='x{}', shapes=None):
                 raise invalid_type(
                     func, '{}.shape == {}.shape'.format(n, n0),
                     '{} != {}'.format(s, s0))
+            continue
+        if whole:
+            if x.shape != x0.shape:
+                raise invalid_type(
+                    func, '{}.shape == {}.shape'.format(n0, n),
+                    '{} != {}'.format(x0.shape, x.shape))
             continue
         for d in range(len(s0)):
             if d != axis and s[d] != s0[d]:
@@ -62,6 +69,7 @@ class _Join(FunctionNode):
     NumPy's ``atleast_*d`` do), then joined along ``_axis``."""
 
     _ndim = _axis = None
+    _names = 'x{}'
 
     def _promote(self, shape):
         raise NotImplementedError
@@ -73,7 +81,10 @@ class _Join(FunctionNode):
         shapes = [self._promote(x.shape) if x.ndim < self._ndim else x.shape
                   for x in xs]
         axis = self._join_axis(xs[0].ndim) if xs else 0
-        _check_joinable(self, xs, axis, shapes=shapes)
+        # Chainer compares whole shapes when the inputs are raised.
+        whole = self._axis != 0 or self._ndim != 1
+        whole = whole and bool(xs) and xs[0].ndim < self._ndim
+        _check_joinable(self, xs, axis, self._names, shapes, whole)
         self._shapes = [x.shape for x in xs]
         self._sizes = [s[axis] for s in shapes]
         self._joined = axis

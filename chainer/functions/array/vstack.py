@@ -8,6 +8,7 @@ class Vstack(_Join):
 
     _ndim = 2
     _axis = 0
+    _names = 'in_types[{}]'
 
     def _promote(self, shape):
         return (1,) + tuple(shape) if len(shape) == 1 else (1, 1)

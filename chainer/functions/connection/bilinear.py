@@ -30,33 +30,53 @@ class BilinearFunction(FunctionNode):
                 raise invalid_type(self, '{}.dtype.kind == f'.format(
                     _NAMES[i]), '{} != f'.format(a.dtype.kind))
             if a.dtype != e1.dtype:
+                f32 = numpy.dtype(numpy.float32)
+                if any(b.dtype == f32 for b in inputs):
+                    # Chainer takes float32 only, and says so.
+                    i = next(i for i, b in enumerate(inputs)
+                             if b.dtype != f32)
+                    raise invalid_type(
+                        self, 'in_types[{}].dtype == {}'.format(
+                            i, numpy.float32), '{} != {}'.format(
+                                inputs[i].dtype, numpy.float32))
                 raise invalid_type(self, '{}.dtype == e1.dtype'.format(
                     _NAMES[i]), '{} != {}'.format(a.dtype, e1.dtype))
-        for name, a in (('e1', e1), ('e2', e2)):
+        # Chainer's type-check text names the inputs in_types[i].
+        for i, a in ((0, e1), (1, e2)):
             if a.ndim < 2:
-                raise invalid_type(self, '{}.ndim >= 2'.format(name),
+                raise invalid_type(self, 'in_types[{}].ndim >= 2'.format(i),
                                    '{} < 2'.format(a.ndim))
         if W.ndim != 3:
-            raise invalid_type(self, 'W.ndim == 3', '{} != 3'.format(W.ndim))
+            raise invalid_type(self, 'in_types[2].ndim == 3',
+                               '{} != 3'.format(W.ndim))
         if e1.shape[0] != e2.shape[0]:
-            raise invalid_type(self, 'e1.shape[0] == e2.shape[0]',
+            raise invalid_type(self,
+                               'in_types[0].shape[0] == in_types[1].shape[0]',
                                '{} != {}'.format(e1.shape[0], e2.shape[0]))
         J, K, L = W.shape
-        for name, a, n in (('e1', e1, J), ('e2', e2, K)):
+        for i, a, n in ((0, e1, J), (1, e2, K)):
             size = int(numpy.prod(a.shape[1:]))
             if size != n:
                 raise invalid_type(
-                    self, 'prod({}.shape[1:]) == W.shape[{}]'.format(
-                        name, 0 if name == 'e1' else 1),
-                    '{} != {}'.format(size, n))
+                    self, 'prod(in_types[{}].shape[1:]) == in_types[2].shape'
+                    '[{}]'.format(i, i), '{} != {}'.format(size, n))
         if len(inputs) == 6:
             V1, V2, b = inputs[3:]
-            for name, a, shape in (('V1', V1, (J, L)), ('V2', V2, (K, L)),
-                                   ('b', b, (L,))):
-                if a.shape != shape:
+            for i, name, a, dims in ((3, 'V1', V1, (0, 2)),
+                                     (4, 'V2', V2, (1, 2)),
+                                     (5, 'b', b, (2,))):
+                shape = tuple(W.shape[d] for d in dims)
+                if a.shape == shape:
+                    continue
+                if a.ndim == len(shape):
+                    k = next(k for k in range(a.ndim) if a.shape[k] != shape[k])
                     raise invalid_type(
-                        self, '{}.shape == {}'.format(name, shape),
-                        '{}.shape = {}'.format(name, a.shape))
+                        self, 'in_types[{}].shape[{}] == in_types[2].shape'
+                        '[{}]'.format(i, k, dims[k]),
+                        '{} != {}'.format(a.shape[k], shape[k]))
+                raise invalid_type(
+                    self, '{}.shape == {}'.format(name, shape),
+                    '{}.shape = {}'.format(name, a.shape))
 
     def forward(self, inputs):
         self._check(inputs)

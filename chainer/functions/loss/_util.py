@@ -17,12 +17,15 @@ def as_array(x):
 
 
 def check_reduce(func, reduce, valid=('mean', 'no')):
+    # Chainer's exact text (``func`` is unused there; Huber and
+    # cross-covariance capitalise the first word).
     if reduce not in valid:
         names = [repr(v) for v in valid]
         names = ', '.join(names[:-1]) + ' and ' + names[-1]
+        first = 'Only' if func in ('huber_loss', 'cross_covariance') else 'only'
         raise ValueError(
-            '{}: only {} are valid for \'reduce\', but {!r} is given'.format(
-                func, names, reduce))
+            '{} {} are valid for \'reduce\', but {!r} is given'.format(
+                first, names, reduce))
 
 
 def check_int_labels(func, t, name='t'):

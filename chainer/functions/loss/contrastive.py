@@ -18,10 +18,15 @@ class Contrastive(FunctionNode):
         x0, x1, y = inputs
         check_pair(self, x0, x1)
         check_int_labels(self, y, 'y')
-        if x0.ndim != 2 or y.shape != x0.shape[:1]:
-            raise invalid_type(
-                self, 'x0.ndim == 2, y.shape == (x0.shape[0],)',
-                'x0.shape = {}, y.shape = {}'.format(x0.shape, y.shape))
+        # Chainer's checks, in its order.
+        if x1.ndim and y.ndim and x1.shape[0] != y.shape[0]:
+            raise invalid_type(self, 'x1.shape[0] == y.shape[0]',
+                               '{} != {}'.format(x1.shape[0], y.shape[0]))
+        if x0.ndim != 2:
+            raise invalid_type(self, 'x0.ndim == 2',
+                               '{} != 2'.format(x0.ndim))
+        if y.ndim != 1:
+            raise invalid_type(self, 'y.ndim == 1', '{} != 1'.format(y.ndim))
         self.retain_inputs((0, 1))
         xp = backend.get_array_module(x0)
         diff = x0 - x1

@@ -20,10 +20,11 @@ class Hinge(FunctionNode):
         check_int_labels(self, t)
         if x.ndim != 2:
             raise invalid_type(self, 'x.ndim == 2', '{} != 2'.format(x.ndim))
-        if x.shape[0] != t.shape[0] or t.ndim != 1:
-            raise invalid_type(self, 'x.shape[0] == t.shape[0], t.ndim == 1',
-                               'x.shape = {}, t.shape = {}'.format(
-                                   x.shape, t.shape))
+        if t.ndim != 1:
+            raise invalid_type(self, 't.ndim == 1', '{} != 1'.format(t.ndim))
+        if x.shape[0] != t.shape[0]:
+            raise invalid_type(self, 'x.shape[0] == t.shape[0]',
+                               '{} != {}'.format(x.shape[0], t.shape[0]))
         check_label_range(self, t, x.shape[1])
         self.retain_inputs((0,))
         xp = backend.get_array_module(x)
@@ -75,6 +76,6 @@ def hinge(x, t, norm='L1', reduce='mean'):
     """
     if norm not in ('L1', 'L2'):
         raise NotImplementedError(
-            "hinge: norm should be either 'L1' or 'L2', got {!r}".format(norm))
+            "norm should be either 'L1' or 'L2'")
     check_reduce('hinge', reduce)
     return Hinge(norm, reduce).apply((x, t))[0]

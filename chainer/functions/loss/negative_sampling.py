@@ -104,7 +104,7 @@ def negative_sampling(x, t, W, sampler, sample_size, reduce='sum',
                         'argument(s) {}'.format(
                             ', '.join(repr(k) for k in kwargs)))
     if reduce not in ('sum', 'no'):
-        raise ValueError("negative_sampling: only 'sum' and 'no' are valid "
+        raise ValueError("only 'sum' and 'no' are valid "
                          "for 'reduce', but {!r} is given".format(reduce))
     from chainer.functions.loss._util import as_array
     xa, ta, wa = as_array(x), as_array(t), as_array(W)

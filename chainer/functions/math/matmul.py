@@ -149,8 +149,24 @@ def batch_matmul(a, b, transa=False, transb=False):
     warnings.warn('batch_matmul is deprecated. Use matmul instead.',
                   DeprecationWarning)
     from chainer.functions.array.reshape import reshape
-    if a.ndim == 2:
+    a2, b2 = a.ndim == 2, b.ndim == 2
+    if a2:
         a = reshape(a, a.shape + (1,))
-    if b.ndim == 2:
+    if b2:
         b = reshape(b, b.shape + (1,))
+    if a.ndim == b.ndim == 3 and a.dtype == b.dtype and a.dtype.kind == 'f':
+        # Chainer's text (from its own BatchMatMul); an axis a 2-D input
+        # gained is the constant 1 there.
+        ia, ib = (1 if transa else 2), (2 if transb else 1)
+        ka, kb = a.shape[ia], b.shape[ib]
+        if ka != kb:
+            sa, sb = 'a.shape[{}]'.format(ia), 'b.shape[{}]'.format(ib)
+            if a2 and ia == 2:
+                expect, actual = sb + ' == 1', '{} != 1'.format(kb)
+            elif b2 and ib == 2:
+                expect, actual = sa + ' == 1', '{} != 1'.format(ka)
+            else:
+                expect = '{} == {}'.format(sa, sb)
+                actual = '{} != {}'.format(ka, kb)
+            raise invalid_type('BatchMatMul', expect, actual)
     return matmul(a, b, transa, transb)

@@ -57,8 +57,11 @@ def _normalize_axis(func, axis, ndim):
         axis = (axis,)
     elif not (isinstance(axis, tuple) and
               all(isinstance(a, int) for a in axis)):
-        raise TypeError('{}: axis must be None, an int or a tuple of ints, '
-                        'got {!r}'.format(func, axis))
+        raise TypeError('None, int or tuple of int are required')
+    if len(set(axis)) != len(axis):
+        # Chainer's texts: a repeat as written, then a repeat after
+        # negative axes are normalised.
+        raise ValueError('duplicate value in axis: {}'.format(axis))
     out = []
     for a in axis:
         if not -ndim <= a < ndim:
@@ -68,8 +71,7 @@ def _normalize_axis(func, axis, ndim):
                                '{} <= {}'.format(ndim, k))
         a %= ndim
         if a in out:
-            raise ValueError('{}: duplicate value in axis {!r}'.format(
-                func, axis))
+            raise ValueError("duplicate value in 'axis'")
         out.append(a)
     return tuple(sorted(out))
 

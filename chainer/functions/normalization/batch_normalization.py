@@ -79,8 +79,8 @@ def _keep_shape(x_shape, axes):
 
 
 def _check_inputs(func, x, gamma, beta):
-    check_float(func, x)
-    check_float(func, gamma, 'gamma')
+    check_float(func, x, 'in_types[0]')
+    check_float(func, gamma, 'in_types[1]')
     if gamma.dtype != beta.dtype:
         raise invalid_type(func, 'in_types[1].dtype == in_types[2].dtype',
                            '{} != {}'.format(gamma.dtype, beta.dtype))

@@ -17,7 +17,7 @@ class NormalizeL2(FunctionNode):
     def forward(self, inputs):
         self.retain_inputs((0,))
         x, = inputs
-        check_float(self, x)
+        check_float(self, x, 'in_types[0]')
         xp = backend.get_array_module(x)
         norm = xp.sqrt(xp.square(x).sum(axis=self.axis, keepdims=True))
         return (x / (norm + x.dtype.type(self.eps))).astype(x.dtype,

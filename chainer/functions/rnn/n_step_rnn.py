@@ -53,6 +53,12 @@ def _check(func_name, n_layers, directions, hx, cx, ws, bs, xs, n_w):
                                    len(bs)))
     out = ws[0][0].shape[0] if len(ws[0]) else 0
     batch = sizes[0]
+    if len(ws[0]) and ws[0][0].ndim == 2 and xs[0].ndim == 2 and \
+            xs[0].shape[1] != ws[0][0].shape[1]:
+        # Chainer's text for the most common mistake: a wrong in_size.
+        raise ValueError('Inconsistent input size in input values and weight '
+                         'parameters: {} != {}'.format(xs[0].shape[1],
+                                                       ws[0][0].shape[1]))
     for name, h in (('hx', hx), ('cx', cx)):
         if h is not None and h.shape != (n, batch, out):
             raise ValueError(

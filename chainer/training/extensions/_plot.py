@@ -36,5 +36,6 @@ def new_figure(figsize=None):
 def save(fig, path, **kwargs):
     """Saves the figure through a temporary file renamed into place."""
     ext = os.path.splitext(path)[1]
+    os.makedirs(os.path.dirname(path) or '.', exist_ok=True)
     with atomic_path(path) as tmp:
         fig.savefig(tmp, format=ext[1:] or 'png', **kwargs)

@@ -21,7 +21,8 @@ def test_dstack_errors():
     assert type(F.dstack([x]).creator).__name__ == 'Dstack'
     with pytest.raises(InvalidType, match='in_types.size > 0'):
         F.dstack([])
-    with pytest.raises(InvalidType, match=r'shape\[1\]'):
+    with pytest.raises(InvalidType, match=r'x0\.shape == x1\.shape\nActual: '
+                       r'\(2, 3\) != \(2, 4\)'):
         F.dstack([x, numpy.zeros((2, 4), numpy.float32)])
     with pytest.raises(InvalidType, match='ndim'):
         F.dstack([x, numpy.zeros((2, 3, 1), numpy.float32)])

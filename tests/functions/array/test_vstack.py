@@ -20,9 +20,11 @@ def test_vstack_errors():
     assert type(F.vstack([x]).creator).__name__ == 'Vstack'
     with pytest.raises(InvalidType, match='in_types.size > 0'):
         F.vstack([])
-    with pytest.raises(InvalidType, match=r'shape\[1\]'):
+    with pytest.raises(InvalidType, match=r'in_types\[0\]\.shape\[1\] == '
+                       r'in_types\[1\]\.shape\[1\]'):
         F.vstack([x, numpy.zeros((2, 4), numpy.float32)])
-    with pytest.raises(InvalidType, match=r'shape\[1\]'):
+    with pytest.raises(InvalidType, match=r'in_types\[0\]\.shape == '
+                       r'in_types\[1\]\.shape\nActual: \(3,\) != \(2,\)'):
         F.vstack([numpy.zeros(3, numpy.float32),
                   numpy.zeros(2, numpy.float32)])
     with pytest.raises(InvalidType, match='ndim'):
