@@ -161,6 +161,14 @@ def _repr(x):
     return str(x) if isinstance(x, Expr) else repr(x)
 
 
+def _unwrap_0d(x):
+    # NumPy 1 hands a NumPy scalar on the left (``numpy.int64(2) == n``) to
+    # the reflected operator as a 0-d array; NumPy 2 as a Python scalar.
+    if isinstance(x, numpy.ndarray) and x.ndim == 0:
+        return x.item()
+    return x
+
+
 def _str_operand(x, parenthesize):
     if not isinstance(x, Expr):
         return repr(x)
@@ -421,8 +429,8 @@ class BinaryOperator(Expr):
 
     def __init__(self, priority, lhs, rhs, exp, func, right_associative=False):
         super().__init__(priority)
-        self.lhs = lhs
-        self.rhs = rhs
+        self.lhs = _unwrap_0d(lhs)
+        self.rhs = _unwrap_0d(rhs)
         self.exp = exp
         self.func = func
         self.right_associative = right_associative

@@ -21,7 +21,8 @@ class ClippedReLU(FunctionNode):
         x, = inputs
         check_float(self, x)
         self.retain_inputs((0,))
-        return backend.get_array_module(x).clip(x, 0, self.cap),
+        t = x.dtype.type  # dtype-typed bounds: NumPy 1 would upcast 0-d x
+        return backend.get_array_module(x).clip(x, t(0), t(self.cap)),
 
     def backward(self, indexes, grad_outputs):
         x = self.get_retained_inputs()[0].array

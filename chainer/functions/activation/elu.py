@@ -20,7 +20,8 @@ class ELU(FunctionNode):
         self.retain_outputs((0,))
         xp = backend.get_array_module(x)
         # expm1 of min(x, 0): large x cannot overflow in the unused branch.
-        return xp.where(x > 0, x, self.alpha * xp.expm1(xp.minimum(x, 0))),
+        t = x.dtype.type  # dtype-typed constants: NumPy 1 would upcast 0-d x
+        return xp.where(x > 0, x, t(self.alpha) * xp.expm1(xp.minimum(x, t(0)))),
 
     def backward(self, indexes, grad_outputs):
         x = self.get_retained_inputs()[0].array

@@ -15,12 +15,13 @@ class HardSigmoid(FunctionNode):
         check_float(self, x)
         self.retain_inputs((0,))
         xp = backend.get_array_module(x)
-        return xp.clip(x * 0.2 + 0.5, 0, 1),
+        t = x.dtype.type  # dtype-typed constants: NumPy 1 would upcast 0-d x
+        return xp.clip(x * t(0.2) + t(0.5), t(0), t(1)),
 
     def backward(self, indexes, grad_outputs):
         x = self.get_retained_inputs()[0].array
         # Slope 0.2 strictly inside (-2.5, 2.5), 0 outside and at the kinks.
-        slope = ((x > -2.5) & (x < 2.5)).astype(x.dtype) * 0.2
+        slope = ((x > -2.5) & (x < 2.5)).astype(x.dtype) * x.dtype.type(0.2)
         return grad_outputs[0] * slope,
 
 

@@ -18,7 +18,8 @@ class LeakyReLU(FunctionNode):
         check_float(self, x)
         self.retain_inputs((0,))
         xp = backend.get_array_module(x)
-        return xp.where(x > 0, x, x * self.slope),
+        # A dtype-typed slope: NumPy 1 would upcast a 0-d x.
+        return xp.where(x > 0, x, x * x.dtype.type(self.slope)),
 
     def backward(self, indexes, grad_outputs):
         x = self.get_retained_inputs()[0].array

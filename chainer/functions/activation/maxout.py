@@ -5,6 +5,9 @@ import numpy
 from chainer.function_node import FunctionNode
 from chainer.functions._errors import check_float, invalid_type
 
+# numpy.exceptions exists from NumPy 1.25; older NumPy has numpy.AxisError.
+_AxisError = getattr(numpy, 'exceptions', numpy).AxisError
+
 
 class Maxout(FunctionNode):
     """The maximum over consecutive groups of ``pool_size`` entries along
@@ -77,7 +80,7 @@ def maxout(x, pool_size, axis=1):
     if not isinstance(axis, (int, numpy.integer)):
         raise TypeError('maxout: axis must be an int, got {!r}'.format(axis))
     if not -ndim <= axis < ndim:
-        raise numpy.exceptions.AxisError(
+        raise _AxisError(
             'maxout: axis {} is out of bounds for an input of {} '
             'dimension(s)'.format(axis, ndim))
     y, = Maxout(int(pool_size), int(axis) % ndim).apply((x,))

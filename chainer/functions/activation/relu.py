@@ -18,9 +18,11 @@ class ReLU(FunctionNode):
             raise invalid_type(self, 'x.dtype.kind == f',
                                '{} != f'.format(x.dtype.kind))
         self.retain_outputs((0,))
+        # A dtype-typed 0: NumPy 1 would upcast a 0-d x with a Python 0.
+        zero = x.dtype.type(0)
         if isinstance(x, numpy.ndarray):
-            return numpy.maximum(x, 0),
-        return backend.get_array_module(x).maximum(x, 0),
+            return numpy.maximum(x, zero),
+        return backend.get_array_module(x).maximum(x, zero),
 
     def backward(self, indexes, grad_outputs):
         y = self.get_retained_outputs()[0].array

@@ -19,7 +19,8 @@ class Sigmoid(FunctionNode):
         xp = numpy if isinstance(x, numpy.ndarray) else \
             backend.get_array_module(x)
         # The tanh form never overflows, whatever the sign of x.
-        return xp.tanh(x * 0.5) * 0.5 + 0.5,
+        half = x.dtype.type(0.5)  # NumPy 1 would upcast 0-d x with 0.5
+        return xp.tanh(x * half) * half + half,
 
     def backward(self, indexes, grad_outputs):
         y, = self.get_retained_outputs()

@@ -19,10 +19,11 @@ class Softplus(FunctionNode):
         check_float(self, x)
         self.retain_inputs((0,))
         xp = backend.get_array_module(x)
-        bx = x * self.beta if self.beta != 1.0 else x
+        t = x.dtype.type  # dtype-typed constants: NumPy 1 would upcast 0-d x
+        bx = x * t(self.beta) if self.beta != 1.0 else x
         # max(bx, 0) + log(1 + exp(-|bx|)): exp never overflows.
-        y = xp.maximum(bx, 0) + xp.log1p(xp.exp(-abs(bx)))
-        return y * self.beta_inv if self.beta != 1.0 else y,
+        y = xp.maximum(bx, t(0)) + xp.log1p(xp.exp(-abs(bx)))
+        return y * t(self.beta_inv) if self.beta != 1.0 else y,
 
     def backward(self, indexes, grad_outputs):
         x, = self.get_retained_inputs()
@@ -43,9 +44,10 @@ class _Slope(FunctionNode):
         x, = inputs
         self.retain_outputs((0,))
         xp = backend.get_array_module(x)
-        bx = x * self.beta if self.beta != 1.0 else x
+        t = x.dtype.type
+        bx = x * t(self.beta) if self.beta != 1.0 else x
         with _errstate(xp):
-            return 1 - 1 / (1 + xp.exp(bx)),
+            return t(1) - t(1) / (t(1) + xp.exp(bx)),
 
     def backward(self, indexes, grad_outputs):
         s, = self.get_retained_outputs()

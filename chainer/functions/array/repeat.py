@@ -5,6 +5,9 @@ import numpy
 from chainer import backend
 from chainer.function_node import FunctionNode
 
+# numpy.exceptions exists from NumPy 1.25; older NumPy has numpy.AxisError.
+_AxisError = getattr(numpy, 'exceptions', numpy).AxisError
+
 
 def _int(v):
     return isinstance(v, (int, numpy.integer)) and not isinstance(v, bool)
@@ -37,7 +40,7 @@ class Repeat(FunctionNode):
         axis = self.axis
         if axis is not None:
             if not -x.ndim <= axis < x.ndim:
-                raise numpy.exceptions.AxisError(axis, x.ndim)
+                raise _AxisError(axis, x.ndim)
             axis %= x.ndim
             n = x.shape[axis]
         else:

@@ -6,6 +6,9 @@ from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions._errors import check_float, invalid_type
 
+# numpy.exceptions exists from NumPy 1.25; older NumPy has numpy.AxisError.
+_AxisError = getattr(numpy, 'exceptions', numpy).AxisError
+
 
 class R2_score(FunctionNode):
     """R^2 score (not differentiable: no gradient flows)."""
@@ -25,7 +28,7 @@ class R2_score(FunctionNode):
             raise invalid_type(self, 'pred.shape == true.shape',
                                '{} != {}'.format(pred.shape, true.shape))
         if pred.ndim == 0:
-            raise numpy.exceptions.AxisError(0, 0)
+            raise _AxisError(0, 0)
         xp = backend.get_array_module(pred)
         n = true.shape[0]
         ss_res = ((true - pred) ** 2).sum(axis=0)

@@ -31,6 +31,21 @@ def _binary(func, lhs, rhs, compute):
         raise
 
 
+# NumPy 2 (NEP 50) keeps an array's dtype when a Python scalar joins it;
+# NumPy 1 promoted a 0-d float16/32 operand to float64.
+_NEP50 = int(numpy.__version__.split('.')[0]) >= 2
+
+
+def _const(x, value):
+    """A Python int/float constant as a scalar of a float ``x``'s dtype
+    (under NumPy 1 only: NumPy 2 already does that, at no cost).  Integer
+    arrays keep NumPy's own promotion of the constant."""
+    if not _NEP50 and x.dtype.kind == 'f' and \
+            type(value) in _scalar_types:
+        return x.dtype.type(value)
+    return value
+
+
 def _label_value(value):
     if isinstance(value, (numpy.ndarray,)) or hasattr(value, 'shape') and \
             getattr(value, 'ndim', 0) > 0:
@@ -116,7 +131,7 @@ class AddConstant(FunctionNode):
         return '_ + ' + _label_value(self.value)
 
     def forward(self, inputs):
-        return inputs[0] + self.value,
+        return inputs[0] + _const(inputs[0], self.value),
 
     def backward(self, indexes, grad_outputs):
         return grad_outputs[0],
@@ -200,7 +215,7 @@ class SubFromConstant(FunctionNode):
         return _label_value(self.value) + ' - _'
 
     def forward(self, inputs):
-        return self.value - inputs[0],
+        return _const(inputs[0], self.value) - inputs[0],
 
     def backward(self, indexes, grad_outputs):
         return -grad_outputs[0],
@@ -238,7 +253,7 @@ class MulConstant(FunctionNode):
         return '_ * ' + _label_value(self.value)
 
     def forward(self, inputs):
-        return inputs[0] * self.value,
+        return inputs[0] * _const(inputs[0], self.value),
 
     def backward(self, indexes, grad_outputs):
         return MulConstant(self.value).apply(grad_outputs)
@@ -283,7 +298,7 @@ class DivFromConstant(FunctionNode):
         x, = inputs
         check_float(self, x)
         self.retain_inputs((0,))
-        return self.value / x,
+        return _const(x, self.value) / x,
 
     def backward(self, indexes, grad_outputs):
         x, = self.get_retained_inputs()
@@ -332,7 +347,9 @@ class PowVarConst(FunctionNode):
 
     def forward(self, inputs):
         self.retain_inputs((0,))
-        return inputs[0] ** self.value,
+        x, = inputs
+        return _fix_dtype(x ** self.value, x.dtype) if x.dtype.kind == 'f' \
+            else x ** self.value,
 
     def backward(self, indexes, grad_outputs):
         x, = self.get_retained_inputs()
@@ -351,7 +368,8 @@ class PowVarConstGrad(FunctionNode):
         c = self.value
         if c == 2:
             return gy * (x + x),
-        return gy * (c * x ** (c - 1)),
+        y = gy * (c * x ** (c - 1))
+        return (_fix_dtype(y, x.dtype) if x.dtype.kind == 'f' else y),
 
     def backward(self, indexes, grad_outputs):
         x, gy = self.get_retained_inputs()

@@ -18,7 +18,8 @@ class LinearInterpolate(FunctionNode):
                 raise invalid_type(self, 'p.shape == {}.shape'.format(name),
                                    '{} != {}'.format(p.shape, a.shape))
         self.retain_inputs((0, 1, 2))
-        return p * x + (1 - p) * y,
+        # A dtype-typed 1: NumPy 1 would upcast 0-d p with a Python 1.
+        return p * x + (p.dtype.type(1) - p) * y,
 
     def backward(self, indexes, grad_outputs):
         gz, = grad_outputs

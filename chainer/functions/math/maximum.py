@@ -26,7 +26,10 @@ class _PairSelectorBase(FunctionNode):
     def forward(self, inputs):
         x1, x2 = inputs
         _check_pair(self, x1, x2)
-        self._mask, y = self._select(backend.get_array_module(x1), x1, x2)
+        xp = backend.get_array_module(x1)
+        mask, y = self._select(xp, x1, x2)
+        # 0-d inputs give NumPy bool scalars: F.where needs arrays.
+        self._mask = xp.asarray(mask)
         return y,
 
     def backward(self, indexes, grad_outputs):
@@ -36,7 +39,8 @@ class _PairSelectorBase(FunctionNode):
         zero = gy.xp.zeros((), gy.dtype)
         # where, not gy * mask: unselected entries get +0.0 (as in Chainer),
         # never -0.0
-        return tuple([where(m if i == 0 else ~m, gy, zero) for i in indexes])
+        return tuple([where(m if i == 0 else gy.xp.asarray(~m), gy, zero)
+                      for i in indexes])
 
 
 class Maximum(_PairSelectorBase):

@@ -6,6 +6,9 @@ from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions._errors import check_float
 
+# numpy.exceptions exists from NumPy 1.25; older NumPy has numpy.AxisError.
+_AxisError = getattr(numpy, 'exceptions', numpy).AxisError
+
 
 class NormalizeL2(FunctionNode):
     """y = x / (||x|| + eps), the norm taken along ``axis``."""
@@ -71,6 +74,6 @@ def normalize(x, eps=1e-05, axis=1):
 def _check_axis(axis, ndim):
     # NumPy's AxisError, as Chainer raises (a ValueError and an IndexError).
     if not isinstance(axis, (int, numpy.integer)) or not -ndim <= axis < ndim:
-        raise numpy.exceptions.AxisError(
+        raise _AxisError(
             'normalize: axis {} is out of bounds for an input of {} '
             'dimension(s)'.format(axis, ndim))

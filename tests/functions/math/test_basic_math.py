@@ -199,6 +199,19 @@ def test_int_variables():
     numpy.testing.assert_array_equal((i - 1).array, [2, 3])
 
 
+@pytest.mark.parametrize('dtype', [numpy.float16, numpy.float32])
+def test_zero_dim_constant_ops_keep_dtype(dtype):
+    # A Python constant takes the dtype of a 0-d float variable (NumPy 1's
+    # value-based casting would give float64 there).
+    a = chainer.Variable(numpy.asarray(1.5, dtype))
+    for y in (a + 0.5, 0.5 - a, a * 3, a / 2, 2 / a, a ** 2, a ** 1.5,
+              2. ** a):
+        assert y.shape == () and y.dtype == dtype, y
+    g, = chainer.grad([a ** 1.5], [a])
+    assert g.dtype == dtype
+    numpy.testing.assert_allclose(g.array, 1.5 * 1.5 ** 0.5, rtol=1e-3)
+
+
 def test_empty_shapes():
     a = chainer.Variable(numpy.zeros((0, 3), numpy.float32))
     for y in (a + a, a * 2, a / 2, 2 / (a + 1), a ** 2, -a, abs(a), a - a):

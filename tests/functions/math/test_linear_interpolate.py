@@ -17,6 +17,11 @@ def test_forward_backward():
              lambda p, x, y: p * x + (1 - p) * y)
 
 
+def test_zero_dim_keeps_dtype():
+    check_op(F.linear_interpolate, lambda rng, dt: _make(rng, dt, ()),
+             lambda p, x, y: p * x + (1 - p) * y)
+
+
 def test_node_and_shapes():
     p = numpy.array(.25, numpy.float32)
     y = F.linear_interpolate(chainer.Variable(p), numpy.array(1., numpy.float32),

@@ -30,6 +30,14 @@ def test_forward_backward(func, ref, name, tie_x2):
 
 
 @parametrize
+def test_zero_dim(func, ref, name, tie_x2):
+    # 0-d inputs: the selection mask is a NumPy bool scalar there.
+    def make(rng, dt):
+        return numpy.asarray(0.3, dt), numpy.asarray(-0.4, dt)
+    check_op(func, make, ref)
+
+
+@parametrize
 def test_broadcast(func, ref, name, tie_x2):
     def make(rng, dt):
         return (numpy.array([[-2.], [0.5], [2.]], dt),
