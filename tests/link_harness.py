@@ -68,3 +68,25 @@ def check_copies(link):
         numpy.testing.assert_array_equal(p.array, q.array)
         assert q.array is not p.array
         assert r.array is p.array
+
+
+# Deterministic parameters and inputs (the same values were set on the
+# reference Chainer when the expected numbers in the tests were recorded).
+
+def fill(link):
+    # the same deterministic parameters were set on the reference Chainer
+    for k, (_, p) in enumerate(sorted(link.namedparams())):
+        p.array[...] = (numpy.cos(numpy.arange(p.size) * 0.7 + k) *
+                        0.5).reshape(p.shape)
+
+
+def seq(shape, k):
+    size = int(numpy.prod(shape))
+    return numpy.sin(numpy.arange(size) * 0.3 + k).reshape(shape).astype('f')
+
+
+def to64(link):
+    params = tuple(p for _, p in sorted(link.namedparams()))
+    for p in params:
+        p.array = p.array.astype(numpy.float64)
+    return params

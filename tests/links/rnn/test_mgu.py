@@ -4,26 +4,7 @@ import pytest
 import chainer
 import chainer.links as L
 from chainer import gradient_check
-from link_harness import check_params, roundtrip_npz
-
-
-def fill(link):
-    # the same deterministic parameters were set on the reference Chainer
-    for k, (_, p) in enumerate(sorted(link.namedparams())):
-        p.array[...] = (numpy.cos(numpy.arange(p.size) * 0.7 + k) *
-                        0.5).reshape(p.shape)
-
-
-def seq(shape, k):
-    size = int(numpy.prod(shape))
-    return numpy.sin(numpy.arange(size) * 0.3 + k).reshape(shape).astype('f')
-
-
-def to64(link):
-    params = tuple(p for _, p in sorted(link.namedparams()))
-    for p in params:
-        p.array = p.array.astype(numpy.float64)
-    return params
+from link_harness import check_params, fill, roundtrip_npz, seq, to64
 
 
 @pytest.mark.parametrize('cls', [L.StatefulMGU, L.StatelessMGU])
