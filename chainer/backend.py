@@ -153,8 +153,6 @@ def get_device_from_array(*arrays):
         cuda = _gpu_module()
         if cuda.available and isinstance(array, cuda.ndarray):
             return cuda.GpuDevice.from_array(array)
-        if isinstance(array, (numpy.ndarray, numpy.generic)):
-            return _cpu_device
     return _cpu_device
 
 

@@ -219,7 +219,8 @@ class FunctionNode:
         if hooks or local_hooks:
             for hook in hooks:
                 hook.forward_postprocess(self, xs)
-        if store.debug:
+        debug = store.debug
+        if debug:
             self._check_nan(outputs, 'forward')
 
         if not record:
@@ -230,7 +231,7 @@ class FunctionNode:
         # Record the graph.
         self.inputs = tuple(nodes)
         self.rank = rank
-        if store.debug:
+        if debug:
             self.stack = traceback.extract_stack()
         rank += 1
         if len(outputs) == 1:

@@ -58,9 +58,6 @@ def get_deconv_outsize(size, k, s, p, cover_all=False, d=1):
     return s * (size - 1) + dk - 2 * p
 
 
-def _raise_from(exc_type, message, cause):
-    raise exc_type('{} ({}: {})'.format(
-        message, type(cause).__name__, cause)) from cause
 from chainer.utils.sparse import CooMatrix, get_order, to_coo  # NOQA
 from chainer.utils import argument  # NOQA
 from chainer.utils import cache  # NOQA

@@ -14,13 +14,7 @@ from chainer import backend
 from chainer.functions._errors import invalid_type
 from chainer.utils import get_conv_outsize
 from chainer.utils.conv_nd import as_tuple, col2im_add, im2col_view
-
-
-def _prod(xs):
-    p = 1
-    for x in xs:
-        p *= x
-    return p
+from chainer.utils.array import size_of_shape
 
 
 # The batch axis goes last inside these functions: the windows of a
@@ -68,7 +62,7 @@ def _columns_nk(xp, x, ksize, stride, pad, dilate, cover_all, outs, groups):
     axes = (1, 0) + tuple(range(3 + nd, 3 + 2 * nd)) + \
         tuple(range(2, 3 + nd))
     col = xp.ascontiguousarray(col.transpose(axes))
-    return col.reshape(groups, n * _prod(outs), -1), outs
+    return col.reshape(groups, n * size_of_shape(outs), -1), outs
 
 
 def _copy_rows(xp, view):
@@ -99,8 +93,8 @@ def _window_rows(xp, x, ksize, stride, pad, dilate, cover_all, outs,
     n, c = x.shape[:2]
     view = im2col_view(x, ksize, stride, pad, 0, cover_all, dilate, outs)
     outs = view.shape[2 + nd:]
-    m = n * _prod(outs)
-    k = c * _prod(ksize)
+    m = n * size_of_shape(outs)
+    k = c * size_of_shape(ksize)
     if min(m, k, n_other) > 1:
         axes = tuple(range(1, 2 + nd)) + (0,) + tuple(range(2 + nd,
                                                              2 + 2 * nd))
@@ -149,7 +143,7 @@ def conv_forward(x, W, b, stride, pad, dilate, groups, cover_all,
         return xp.moveaxis(y.reshape((n,) + outs + (out_c,)), -1, 1)
     col = _columns(xp, x, W.shape[2:], stride, pad, dilate, cover_all, outs)
     outs = col.shape[1 + nd:1 + 2 * nd]
-    col = col.reshape(groups, -1, _prod(outs) * n)  # the one copy
+    col = col.reshape(groups, -1, size_of_shape(outs) * n)  # the one copy
     y = _bmm(xp, W.reshape(groups, out_c // groups, -1), col)
     y = _batch_first(xp, y.reshape((out_c,) + outs + (n,)))
     if b is not None:

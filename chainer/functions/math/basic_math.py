@@ -47,9 +47,7 @@ def _const(x, value):
 
 
 def _label_value(value):
-    if isinstance(value, (numpy.ndarray,)) or hasattr(value, 'shape') and \
-            getattr(value, 'ndim', 0) > 0:
-        return 'constant array'
+    """A constant as op labels show it: negative ones in parentheses."""
     if isinstance(value, numpy.generic):
         value = value.item()
     return '({})'.format(value) if value < 0 else str(value)
@@ -439,11 +437,6 @@ def _prepare(self, rhs):
     if isinstance(rhs, complex):
         return 2, rhs
     raise _const_error(rhs)
-
-
-def _check_self(self):
-    if not isinstance(self, Variable):
-        raise _const_error(self)
 
 
 def add_(self, rhs):  # lhs + rhs

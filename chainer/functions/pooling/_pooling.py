@@ -163,13 +163,6 @@ def _scatter_tiles(xp, gy, where_index, ksize, dims):
     return img
 
 
-def _size(shape):
-    n = 1
-    for s in shape:
-        n *= s
-    return n
-
-
 def max_unpool(gy, indexes, ksize, stride, pad, dims):
     """Scatters ``gy`` to the positions ``indexes`` picked (the adjoint of
     :func:`gather`)."""
