@@ -16,6 +16,11 @@ import numpy
 from chainer import backend
 from chainer.utils import get_conv_outsize
 
+try:
+    from chainer.utils import _loops  # C loops, built where a compiler is
+except ImportError:  # pragma: no cover - a build without one: NumPy alone
+    _loops = None
+
 
 def as_tuple(x, n):
     """``x`` as a tuple of length ``n`` (a scalar is repeated ``n`` times)."""
@@ -139,13 +144,36 @@ def col2im_add(col, stride, pad, dims, dilate=None, first=2):
     lead = (slice(None),) * first
     img = xp.zeros(col.shape[:first] + size + col.shape[first + 2 * nd:],
                    col.dtype)
-    if _flat_windows_pay(xp, col, stride, dilate):
+    if _native_add(xp, col):
+        for offset, index in window_slices(ksize, stride, outs, dilate,
+                                           first):
+            _loops.add(img[index], col[lead + offset])
+    elif _flat_windows_pay(xp, col, stride, dilate):
         _add_windows_flat(img, col, ksize, outs, first)
     else:
         for offset, index in window_slices(ksize, stride, outs, dilate,
                                            first):
             img[index] += col[lead + offset]
     return img[lead + tuple(slice(p, p + d) for p, d in zip(pad, dims))]
+
+
+def copy_array(view):
+    """A C-contiguous copy of ``view``.  On NumPy with the C loops built
+    (``chainer.utils._loops``), the short rows of a window view move as
+    whole runs; NumPy would pay its iterator once per few elements."""
+    if _loops is not None and type(view) is numpy.ndarray and \
+            view.size and not view.dtype.hasobject:
+        out = numpy.empty(view.shape, view.dtype)
+        _loops.copyto(out, view)
+        return out
+    return view.copy()
+
+
+def _native_add(xp, col):
+    """Whether the C additions apply (NumPy float32 or float64 in the
+    machine's byte order, the loops built)."""
+    return (_loops is not None and xp is numpy and col.size > 0 and
+            col.dtype.char in 'fd' and col.dtype.isnative)
 
 
 def _flat_windows_pay(xp, col, stride, dilate):

@@ -13,6 +13,7 @@ import numpy
 from chainer import backend
 from chainer.functions._errors import invalid_type
 from chainer.utils import get_conv_outsize
+from chainer.utils import conv_nd
 from chainer.utils.conv_nd import as_tuple, col2im_add, im2col_view
 from chainer.utils.array import size_of_shape
 
@@ -68,8 +69,11 @@ def _columns_nk(xp, x, ksize, stride, pad, dilate, cover_all, outs, groups):
 def _copy_rows(xp, view):
     """``ascontiguousarray(view)``.  When the last axis of ``view`` is
     contiguous (the rows of the windows), NumPy's copy would move a few
-    elements at a time; seen as one opaque (void) item per row, each row
-    moves as one block, with the same bytes as a result."""
+    elements at a time: the C loops move whole rows, and without them each
+    row is seen as one opaque (void) item, moved as one block, with the
+    same bytes as a result."""
+    if xp is numpy and conv_nd._loops is not None:
+        return conv_nd.copy_array(view)
     if xp is numpy and view.ndim > 1 and view.shape[-1] > 1 and \
             view.strides[-1] == view.itemsize and view.size:
         nbytes = view.shape[-1] * view.itemsize
@@ -182,13 +186,20 @@ def deconv_forward(x, W, b, stride, pad, outsize, dilate, groups):
     if groups == 1:
         # Chainer's product: tensordot(W, x, (0, 1)), columns in its
         # (n, *dims) order (a GEMM's bits depend on where a row or column
-        # lies in the product, not only on the operand layouts).  The
-        # window sums of col2im then run on a batch-last image, over long
-        # contiguous stretches (read through a transposed view of it).
-        col = _batch_last(xp, xp.tensordot(W, x, (0, 1)).reshape(
-            (out_c,) + tuple(ksize) + (n,) + x.shape[2:]), 1 + nd)
-        y = _batch_first(xp, col2im_add(col, stride, pad, outsize, dilate,
-                                        first=1))
+        # lies in the product, not only on the operand layouts).
+        col = xp.tensordot(W, x, (0, 1)).reshape(
+            (out_c,) + tuple(ksize) + (n,) + x.shape[2:])
+        if conv_nd._native_add(xp, col):
+            # The C additions take the windows as they lie.
+            col = xp.moveaxis(col, 1 + nd, 0)
+            y = xp.ascontiguousarray(col2im_add(col, stride, pad, outsize,
+                                                dilate))
+        else:
+            # NumPy's window sums run on a batch-last image, over long
+            # contiguous stretches (read through a transposed view).
+            y = _batch_first(xp, col2im_add(_batch_last(xp, col, 1 + nd),
+                                            stride, pad, outsize, dilate,
+                                            first=1))
         if b is not None:
             y += b.reshape((1, out_c) + (1,) * nd)
         return y

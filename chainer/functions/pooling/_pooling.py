@@ -65,7 +65,7 @@ def _channels_last(x):
 
 def max_pool(x, ksize, stride, pad, outs):
     """The window maxima and the flat kernel index of each (the first one
-    among ties, as argmax gives)."""
+    among ties, a NaN counting as the largest: what argmax gives)."""
     xp = backend.get_array_module(x)
     if xp is numpy and x.size and _channels_last(x):
         # Channels-last buffer: the window passes run in its own memory
@@ -96,12 +96,9 @@ def _max_pool(xp, x, ksize, stride, pad, outs, first):
                     grew = grew * numpy.int8(k)
                 xp.maximum(indexes, grew, out=indexes)
             xp.maximum(y, s, out=y)
-        # Where the maximum is NaN no offset equals it: offset 0, as the
-        # equality test gives.
-        if xp is not numpy:
-            xp.copyto(indexes, 0, where=y != y)  # no host sync on a GPU
-        elif y.size and xp.isnan(y.min()):
-            indexes[y != y] = 0
+        # A NaN never grew the maximum: its windows take their first NaN.
+        if xp is not numpy or (y.size and xp.isnan(y.min())):
+            _first_nan(xp, windows, y, indexes)
         return y, indexes
     for s in windows[1:]:
         xp.maximum(y, s, out=y)
@@ -110,7 +107,18 @@ def _max_pool(xp, x, ksize, stride, pad, outs, first):
     indexes = xp.full(y.shape, len(windows) - 1, numpy.int32)
     for k in range(len(windows) - 2, -1, -1):
         xp.copyto(indexes, k, where=windows[k] == y)
+    if xp is not numpy or (y.size and xp.isnan(y.min())):
+        _first_nan(xp, windows, y, indexes)
     return y, indexes
+
+
+def _first_nan(xp, windows, y, indexes):
+    """Points the windows whose maximum is NaN at their first NaN (no host
+    sync: on a GPU this runs whether or not there is one)."""
+    nan = y != y
+    for k in range(len(windows) - 1, -1, -1):
+        s = windows[k]
+        xp.copyto(indexes, k, where=nan & (s != s))
 
 
 def _scatter(gy, ksize, stride, pad, dims, where_index=None):
