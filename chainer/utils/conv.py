@@ -24,8 +24,8 @@ def im2col_cpu(img, kh, kw, sy, sx, ph, pw, pval=0, cover_all=False, dy=1,
                 get_conv_outsize(h, kh, sy, ph, cover_all, dy),
                 out_w if out_w is not None else
                 get_conv_outsize(w, kw, sx, pw, cover_all, dx))
-    return conv_nd.im2col_view(img, (kh, kw), (sy, sx), (ph, pw), pval,
-                               cover_all, (dy, dx), outs).copy()
+    return conv_nd.copy_array(conv_nd.im2col_view(
+        img, (kh, kw), (sy, sx), (ph, pw), pval, cover_all, (dy, dx), outs))
 
 
 def im2col_gpu(img, kh, kw, sy, sx, ph, pw, cover_all=False, dy=1, dx=1,

@@ -230,7 +230,7 @@ def im2col_nd_cpu(img, ksize, stride, pad, pval=0, cover_all=False,
     view = im2col_view(img, as_tuple(ksize, nd), as_tuple(stride, nd),
                        as_tuple(pad, nd), pval, cover_all,
                        as_tuple(dilate, nd))
-    return view.copy()
+    return copy_array(view)
 
 
 def im2col_nd_gpu(img, ksize, stride, pad, cover_all=False, dilate=1):

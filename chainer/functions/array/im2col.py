@@ -2,7 +2,7 @@
 
 from chainer.function_node import FunctionNode
 from chainer.functions._errors import invalid_type
-from chainer.utils.conv_nd import as_tuple, col2im_add, im2col_view
+from chainer.utils.conv_nd import as_tuple, col2im_add, copy_array, im2col_view
 
 
 class Im2Col(FunctionNode):
@@ -27,6 +27,7 @@ class Im2Col(FunctionNode):
         col = im2col_view(x, self.ksize, self.stride, self.pad, 0,
                           self.cover_all, self.dilate)
         n, c = x.shape[:2]
+        col = copy_array(col)  # the windows' rows in runs (C loops)
         return col.reshape((n, c * col.shape[2] * col.shape[3]) + col.shape[4:]),
 
     def backward(self, indexes, grad_outputs):
