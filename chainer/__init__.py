@@ -60,6 +60,8 @@ from chainer import warnings  # NOQA
 from chainer import graph_optimizations  # NOQA
 from chainer.graph_optimizations.static_graph import static_graph  # NOQA
 from chainer.graph_optimizations.static_graph_utilities import static_code  # NOQA
+from chainer import memory_layouts  # NOQA
+from chainer import types  # NOQA
 
 __version__ = '7.8.1'
 

@@ -592,10 +592,12 @@ class Variable:
                            'by chainer-ng')
 
     def as_layout(self, layout):
-        if layout is not None:
-            raise ValueError('Variable.as_layout: only the standard layout '
-                             '(None) is supported')
-        return self
+        """Returns the variable converted to the memory layout ``layout``
+        (experimental; see :mod:`chainer.memory_layouts`)."""
+        if layout == self.layout:
+            return self
+        from chainer import memory_layouts
+        return memory_layouts.AsLayout(layout).apply((self,))[0]
 
     # --- shape methods ----------------------------------------------------
 
