@@ -28,7 +28,7 @@ typedef struct {
     Py_ssize_t src_strides[MAX_AXES];
 } pair_layout;
 
-static int
+static void
 merge_axes(const Py_buffer *dst, const Py_buffer *src, pair_layout *out)
 {
     int n = 0;
@@ -36,7 +36,7 @@ merge_axes(const Py_buffer *dst, const Py_buffer *src, pair_layout *out)
         Py_ssize_t len = dst->shape[i];
         if (len == 0) {
             out->ndim = -1;  /* nothing to do */
-            return 0;
+            return;
         }
         if (len == 1) {
             continue;
@@ -61,7 +61,6 @@ merge_axes(const Py_buffer *dst, const Py_buffer *src, pair_layout *out)
         n = 1;
     }
     out->ndim = n;
-    return 0;
 }
 
 /* The two innermost axes of a walk: rows of len items, with steps
@@ -227,8 +226,8 @@ apply(PyObject *args, const char *name, int add)
         return NULL;
     }
     if (dst.ndim != src.ndim || dst.ndim > MAX_AXES ||
-            dst.itemsize != src.itemsize ||
-            memcmp(dst.shape, src.shape, sizeof(Py_ssize_t) * dst.ndim)) {
+            dst.itemsize != src.itemsize || (dst.ndim > 0 &&
+            memcmp(dst.shape, src.shape, sizeof(Py_ssize_t) * dst.ndim))) {
         PyErr_Format(PyExc_ValueError,
                      "%s: dst and src must have the same shape (at most %d "
                      "axes) and item size", name, MAX_AXES);
@@ -277,10 +276,10 @@ strided_add(PyObject *self, PyObject *args)
 static PyMethodDef methods[] = {
     {"copyto", strided_copyto, METH_VARARGS,
      "copyto(dst, src): dst[...] = src for two arrays of one shape and "
-     "item size (no casting, no broadcasting)."},
+     "item size (no casting, no broadcasting; they must not overlap)."},
     {"add", strided_add, METH_VARARGS,
      "add(dst, src): dst += src for two float32 or two float64 arrays of "
-     "one shape (no broadcasting)."},
+     "one shape (no broadcasting; they must not overlap)."},
     {NULL, NULL, 0, NULL}
 };
 
