@@ -5,10 +5,15 @@ import warnings as _warnings
 
 import numpy
 
+import chainerx  # NOQA  (Chainer binds it here; is_available() is False)
+
 from chainer import _defaults
+from chainer import _environment_check
 from chainer import _malloc
+from chainer import _version
 from chainer.configuration import config, global_config, using_config  # NOQA
 
+_environment_check.check()
 _defaults.set_defaults()
 _malloc.tune()
 
@@ -62,8 +67,11 @@ from chainer.graph_optimizations.static_graph import static_graph  # NOQA
 from chainer.graph_optimizations.static_graph_utilities import static_code  # NOQA
 from chainer import memory_layouts  # NOQA
 from chainer import types  # NOQA
+from chainer.functions import array  # NOQA  (bound on chainer, as in Chainer)
+from chainer.functions.math import basic_math  # NOQA
+from chainer._runtime_info import print_runtime_info  # NOQA
 
-__version__ = '7.8.1'
+__version__ = _version.__version__
 
 cuda = backends.cuda
 _sys_modules = __import__('sys').modules
@@ -141,17 +149,3 @@ def get_compute_mode():
     return config.compute_mode
 
 
-def print_runtime_info(out=None):
-    """Prints the versions of chainer-ng, NumPy and CuPy."""
-    import platform
-    import sys
-    out = out or sys.stdout
-    out.write('Platform: {}\n'.format(platform.platform()))
-    out.write('Chainer: {}\n'.format(__version__))
-    out.write('ChainerX: Not Available\n')
-    out.write('NumPy: {}\n'.format(numpy.__version__))
-    if cuda.available:
-        out.write('CuPy: {}\n'.format(cuda.cupy.__version__))
-    else:
-        out.write('CuPy: Not Available\n')
-    out.write('iDeep: Not Available\n')

@@ -201,6 +201,23 @@ class Variable:
     __slots__ = ('_data', '_node', '_requires_grad', '_name', '__weakref__')
     __array_priority__ = 200
     __hash__ = None
+    # Chainer's flag for a variable holding a ChainerX array (never, here).
+    _has_chainerx_array = False
+
+    @classmethod
+    def _init_unchecked(cls, data=None, name=None, grad=None,
+                        requires_grad=True, is_chainerx_array=None,
+                        node=None, layout=None):
+        """Chainer's unchecked constructor: a variable of ``data`` made
+        without the argument checks of ``__init__``."""
+        v = cls.__new__(cls)
+        v._data = data
+        v._node = node
+        v._requires_grad = requires_grad
+        v._name = name
+        if grad is not None:
+            v.grad = grad
+        return v
 
     def __init__(self, data=None, *, name=None, grad=None,
                  requires_grad=True, **kwargs):

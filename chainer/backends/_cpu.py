@@ -29,3 +29,10 @@ class CpuDevice(backend.Device):
         raise TypeError(
             'CpuDevice.send: expected a numpy or cupy array, got {}'.format(
                 type(array).__name__))
+
+
+def _to_cpu(array):
+    """One array (NumPy or CuPy) or None, on the host: Chainer's private
+    helper behind ``CpuDevice.send``."""
+    from chainer.backends import cuda
+    return cuda._array_to_cpu(array, None)

@@ -12,6 +12,8 @@ import numpy
 
 from chainer import backend
 from chainer.configuration import config  # NOQA  (Chainer re-exports it here)
+# Chainer's private name for the performance warning of its CUDA paths.
+from chainer.warnings import PerformanceWarning as _PerformanceWarning  # NOQA
 
 try:
     import cupy

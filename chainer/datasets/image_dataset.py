@@ -4,6 +4,7 @@ An image is returned as an array of shape ``(channels, height, width)``:
 a grayscale image has one channel, RGB three, RGBA four.
 """
 
+import importlib.util
 import io
 import os
 import threading
@@ -13,6 +14,10 @@ import numpy
 
 import chainer
 from chainer.dataset import dataset_mixin
+
+
+# Whether Pillow, which reading images needs, is installed.
+available = importlib.util.find_spec('PIL') is not None
 
 
 def _read_image_as_array(source, dtype):

@@ -153,3 +153,48 @@ def product_dict(*parameters):
             merged.update(d)
         result.append(merged)
     return result
+
+
+# The conftest of Chainer's own suite swaps ``product_dict`` for the pairwise
+# version under CHAINER_TEST_PAIRWISE_PARAMETERIZATION=always and restores it
+# from ``_product_dict_orig`` after collection.
+_product_dict_orig = product_dict
+
+
+def _pairwise_product_dict(*parameters):
+    """Like :func:`product_dict`, but only as many combinations as it takes
+    for every pair of dicts from two different lists to meet at least once
+    (greedily chosen, so the result is the same from run to run)."""
+    parameters = [list(p) for p in parameters]
+    if len(parameters) <= 2 or any(len(p) == 0 for p in parameters):
+        return _product_dict_orig(*parameters)
+    sizes = [len(p) for p in parameters]
+    n = len(sizes)
+    uncovered = {(i, a, j, b)
+                 for i in range(n) for j in range(i + 1, n)
+                 for a in range(sizes[i]) for b in range(sizes[j])}
+    rows = []
+    while uncovered:
+        i, a, j, b = min(uncovered)
+        row = [None] * n
+        row[i], row[j] = a, b
+        for k in range(n):
+            if row[k] is not None:
+                continue
+            # the value of list k that meets the most uncovered pairs with
+            # what is chosen so far
+            row[k] = max(range(sizes[k]), key=lambda c: (sum(
+                ((m, row[m], k, c) if m < k else (k, c, m, row[m]))
+                in uncovered
+                for m in range(n) if row[m] is not None), -c))
+        for p in range(n):
+            for q in range(p + 1, n):
+                uncovered.discard((p, row[p], q, row[q]))
+        rows.append(row)
+    result = []
+    for row in rows:
+        merged = {}
+        for p, idx in zip(parameters, row):
+            merged.update(p[idx])
+        result.append(merged)
+    return result

@@ -40,6 +40,30 @@ def _index(xp, shape, strides, offset):
     return index
 
 
+def _gather(x, shape, strides, storage_offset):
+    """(the strided view of x's storage as a new array, the storage index
+    of each element of x, that of each element of the view, the storage's
+    size)."""
+    xp = backend.get_array_module(x)
+    storage, in_index = _storage(x)
+    if storage_offset is None:
+        storage_offset = int(in_index.ravel()[0]) if x.size else 0
+    out_index = _index(xp, shape, strides, storage_offset)
+    if out_index.size:
+        if int(out_index.max()) >= storage.size:
+            raise ValueError('Out of buffer: too large index was specified')
+        if int(out_index.min()) < 0:
+            raise ValueError('Out of buffer: too small index was specified')
+    return storage[out_index], in_index, out_index, storage.size
+
+
+def _stride_array(x, shape, strides, storage_offset):
+    """The elements of x's storage at ``storage_offset + sum(i * stride)``
+    as an array of ``shape`` (strides and offset in elements): Chainer's
+    name for the forward computation of :func:`as_strided`."""
+    return _gather(x, tuple(shape), tuple(strides), storage_offset)[0]
+
+
 class AsStrided(FunctionNode):
     """A strided view of the input's storage."""
 
@@ -57,23 +81,9 @@ class AsStrided(FunctionNode):
 
     def forward(self, inputs):
         x, = inputs
-        xp = backend.get_array_module(x)
-        storage, in_index = _storage(x)
-        offset = self.storage_offset
-        if offset is None:
-            offset = int(in_index.ravel()[0]) if x.size else 0
-        out_index = _index(xp, self.shape, self.strides, offset)
-        if out_index.size:
-            if int(out_index.max()) >= storage.size:
-                raise ValueError(
-                    'Out of buffer: too large index was specified')
-            if int(out_index.min()) < 0:
-                raise ValueError(
-                    'Out of buffer: too small index was specified')
-        self._n = storage.size
-        self._in_index = in_index
-        self._out_index = out_index
-        return storage[out_index],
+        y, self._in_index, self._out_index, self._n = _gather(
+            x, self.shape, self.strides, self.storage_offset)
+        return y,
 
     def backward(self, indexes, grad_outputs):
         from chainer.functions.array.get_item import GetItemGrad, get_item

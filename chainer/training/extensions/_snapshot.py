@@ -50,6 +50,14 @@ def _find_snapshot_files(template, path):
     return found
 
 
+def _find_stale_snapshots(template, path, n_retains):
+    """The names of the snapshot files in ``path`` past the newest
+    ``n_retains`` ones, oldest first."""
+    found = _find_snapshot_files(template, path)
+    for _, name in found[:max(0, len(found) - n_retains)]:
+        yield name
+
+
 def _find_latest_snapshot(template, path):
     found = _find_snapshot_files(template, path)
     return found[-1][1] if found else None
@@ -122,8 +130,8 @@ class _Snapshot(extension.Extension):
             self._cleanup()
 
     def _cleanup(self):
-        found = _find_snapshot_files(self.filename, self._outdir)
-        for _, name in found[:max(0, len(found) - self.n_retains)]:
+        for name in _find_stale_snapshots(self.filename, self._outdir,
+                                          self.n_retains):
             try:
                 os.remove(os.path.join(self._outdir, name))
             except FileNotFoundError:

@@ -2,6 +2,7 @@
 images (with Pillow), running a prefix of the layers, and the methods
 ``forward``, ``extract`` and ``predict`` (:class:`PretrainedCNN`)."""
 
+import importlib.util
 import os
 
 import numpy
@@ -76,6 +77,11 @@ def copy_params(dst, src):
     if getattr(dst, 'b', None) is not None and \
             getattr(src, 'b', None) is not None:
         dst.b.array[...] = src.b.array
+
+
+# Whether Pillow, which prepare() needs, is installed (Chainer's
+# ``available`` flag of its vision model modules).
+available = importlib.util.find_spec('PIL') is not None
 
 
 def _pillow():

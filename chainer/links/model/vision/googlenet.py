@@ -9,6 +9,7 @@ from chainer.functions.activation.softmax import softmax
 from chainer.initializers import constant
 from chainer.initializers import uniform
 from chainer.links.model.vision import _common
+from chainer.links.model.vision._common import available  # NOQA
 
 
 _MEAN_BGR = (104.0, 117.0, 123.0)

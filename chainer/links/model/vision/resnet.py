@@ -10,6 +10,7 @@ from chainer.functions.activation.softmax import softmax
 from chainer.initializers import constant
 from chainer.initializers import normal
 from chainer.links.model.vision import _common
+from chainer.links.model.vision._common import available  # NOQA
 
 
 _MEAN_BGR = (103.063, 115.903, 123.152)

@@ -9,6 +9,7 @@ from chainer.functions.noise.dropout import dropout
 from chainer.initializers import constant
 from chainer.initializers import normal
 from chainer.links.model.vision import _common
+from chainer.links.model.vision._common import available  # NOQA
 
 import chainer.functions as F
 
