@@ -89,13 +89,15 @@ def _gpu_module():
 def get_device(device_spec):
     """Returns a :class:`Device` for a device specifier.
 
-    Accepted: a :class:`Device`; ``'@numpy'``; ``'@cupy:N'``; ``'native'``
-    or ``'native:0'`` (the CPU); ``'cuda:N'``; a ``cupy.cuda.Device``; an
-    int or int-string (``-1`` or below: CPU, ``N >= 0``: GPU N).
+    Accepted: a :class:`Device`; ``'@numpy'``; ``'@cupy:N'``; a
+    ``cupy.cuda.Device``; an int or int-string (``-1`` or below: CPU,
+    ``N >= 0``: GPU N). ChainerX specifiers (``'native:0'``, ``'cuda:0'``,
+    any other string without ``@``) raise RuntimeError, as in a Chainer
+    built without ChainerX.
 
     >>> import chainer
     >>> chainer.get_device('@numpy')
-    <CpuDevice @numpy>
+    <CpuDevice (numpy)>
     """
     if isinstance(device_spec, Device):
         return device_spec
@@ -103,24 +105,29 @@ def get_device(device_spec):
         return _cpu_device
     if isinstance(device_spec, str):
         spec = device_spec
-        if spec == '@numpy' or spec in ('native', 'native:0'):
+        if spec == '@numpy':
             return _cpu_device
         if spec.startswith('@cupy:'):
             return _gpu_module().GpuDevice.from_device_id(
                 _parse_id(spec[6:], device_spec))
-        if spec.startswith('cuda:'):
-            return _gpu_module().GpuDevice.from_device_id(
-                _parse_id(spec[5:], device_spec))
         if spec == '@intel64':
             raise ValueError(
                 'get_device: iDeep (@intel64) is not supported by chainer-ng; '
                 'use \'@numpy\'')
+        if spec.startswith('@'):
+            raise ValueError(
+                'Device specifiers starting with \'@\' must be followed by a '
+                'module name and depending on the module, module specific '
+                'precise device specifiers. Actual: {}'.format(spec))
         try:
             device_spec = int(spec)
         except ValueError:
-            raise ValueError(
-                'get_device: invalid device specifier {!r}; expected '
-                '\'@numpy\', \'@cupy:N\' or an int'.format(spec)) from None
+            # As in Chainer, any other string names a ChainerX device.
+            raise RuntimeError(
+                'Tried to parse ChainerX device specifier \'{}\', but '
+                'ChainerX is not available. Note that device specifiers '
+                'without \'@\' prefix are assumed to be ChainerX device '
+                'specifiers.'.format(spec)) from None
     if isinstance(device_spec, (int, numpy.integer)) and \
             not isinstance(device_spec, bool):
         if device_spec < 0:
@@ -210,8 +217,8 @@ def is_gpu_array(array):
 
 
 def to_chx(array):
-    """ChainerX is not supported by chainer-ng: raises."""
-    raise RuntimeError('ChainerX is not supported by chainer-ng')
+    """ChainerX is not available in chainer-ng: raises RuntimeError."""
+    raise RuntimeError('ChainerX is not available.')
 
 
 def from_chx(array):

@@ -13,7 +13,7 @@ def test_get_device_specs():
     assert chainer.get_device(-1) == cpu
     assert chainer.get_device('-1') == cpu
     assert chainer.get_device(cpu) is cpu
-    with pytest.raises(ValueError, match='invalid device specifier'):
+    with pytest.raises(ValueError, match="starting with '@' must be"):
         chainer.get_device('@foo')
     with pytest.raises(TypeError):
         chainer.get_device(1.5)
@@ -64,3 +64,33 @@ def test_gpu_round_trip():
     chainer.functions.sum(x * x).backward()
     x.to_cpu()
     numpy.testing.assert_array_equal(x.grad, [0, 2, 4])
+
+
+@pytest.mark.parametrize('spec', ['native', 'native:0', 'cuda:0', 'foo'])
+def test_chainerx_specifiers_are_unavailable(spec):
+    # As in a Chainer built without ChainerX: no '@' means ChainerX.
+    with pytest.raises(RuntimeError, match='ChainerX is not available'):
+        chainer.get_device(spec)
+
+
+def test_chainerx_unavailable_everywhere():
+    import chainerx
+    assert chainerx.is_available() is False
+    assert chainer.chainerx is chainerx
+    assert chainerx.ndarray not in chainer.get_array_types()
+    assert not isinstance(numpy.ones(1), chainerx.ndarray)
+    with pytest.raises(RuntimeError, match='chainerx is not available'):
+        chainerx.ndarray((1,))
+    with pytest.raises(RuntimeError, match='chainerx.get_device needs the '
+                                           'ChainerX C\\+\\+ core'):
+        chainerx.get_device('native:0')
+    with pytest.raises(RuntimeError, match='chainerx.DeviceScope needs'):
+        chainerx.DeviceScope(None)
+    assert chainerx.float32 is numpy.float32
+    assert len(chainerx.all_dtypes) == 9
+    with pytest.raises(RuntimeError, match='ChainerX is not available'):
+        backend.to_chx(numpy.ones(1))
+    a = numpy.ones(1)
+    assert backend.from_chx(a) is a
+    from chainer.backends import _chainerx
+    assert _chainerx.ChainerxDevice is backend.ChainerxDevice
