@@ -1,8 +1,10 @@
 """``F.sparse_matmul``: a COO sparse matrix times a dense one."""
 
+import numpy
+
 from chainer import backend
 from chainer.function_node import FunctionNode
-from chainer.functions._errors import check_same_dtype, invalid_type
+from chainer.functions._errors import invalid_type
 from chainer.utils import sparse
 
 
@@ -13,16 +15,21 @@ def _swap(x):
 class CooMatMul(FunctionNode):
     """``op(S) @ op(D)`` (transposed if ``transc``) for a COO matrix ``S``
     given by ``(row, col, shape)`` and its values (input 0), and a dense
-    ``D`` (input 1).  Batched when the values are 2-D."""
+    ``D`` (input 1).  Batched when the values are 2-D.  The product is
+    computed in ``dtype``, by default the type both inputs promote to.
+    ``sp_order`` (Chainer's hint of how the entries are sorted) is kept but
+    not needed."""
 
-    def __init__(self, row, col, shape, transa=False, transb=False,
-                 transc=False):
-        self.row = row
-        self.col = col
-        self.shape = tuple(shape)
+    def __init__(self, sp_row, sp_col, sp_shape, sp_order='other',
+                 transa=False, transb=False, transc=False, dtype=None):
+        self.row = sp_row
+        self.col = sp_col
+        self.shape = tuple(sp_shape)
+        self.sp_order = sp_order
         self.transa = transa
         self.transb = transb
         self.transc = transc
+        self.dtype = None if dtype is None else numpy.dtype(dtype)
 
     def _coords(self, xp):
         """Rows, columns and shape of ``op(S)``; padding (-1) kept."""
@@ -36,8 +43,9 @@ class CooMatMul(FunctionNode):
         if data.ndim != dn.ndim - 1:
             raise invalid_type(self, 'sp.ndim == dn.ndim - 1',
                                '{} != {}'.format(data.ndim, dn.ndim - 1))
-        check_same_dtype(self, data, dn, names=('sp', 'dn'))
         xp = backend.get_array_module(data, dn)
+        dtype = self.dtype or numpy.result_type(data.dtype, dn.dtype)
+        data, dn = data.astype(dtype, copy=False), dn.astype(dtype, copy=False)
         row, col, (m, k) = self._coords(xp)
         d = _swap(dn) if self.transb else dn
         if d.shape[-2] != k:
@@ -59,6 +67,7 @@ class CooMatMul(FunctionNode):
         return (_swap(y) if self.transc else y),
 
     def backward(self, indexes, grad_outputs):
+        from chainer.functions.array.cast import cast
         from chainer.functions.array.get_item import get_item
         from chainer.functions.array.transpose import transpose
         from chainer.functions.math.sum import sum as _sum
@@ -76,6 +85,8 @@ class CooMatMul(FunctionNode):
             r = xp.where(valid, row, 0)
             c = xp.where(valid, col, 0)
             d = transpose(dn, swap) if self.transb else dn
+            if d.dtype != gy.dtype:
+                d = cast(d, gy.dtype)
             if data.ndim == 1:
                 idx_r, idx_c = r, c
             else:
@@ -86,8 +97,8 @@ class CooMatMul(FunctionNode):
         if 1 in indexes:
             # g_op(D) = op(S)^T @ gy
             ret.append(CooMatMul(self.row, self.col, self.shape,
-                                 not self.transa, False, self.transb)
-                       .apply((data, gy))[0])
+                                 self.sp_order, not self.transa, False,
+                                 self.transb).apply((data, gy))[0])
         return tuple(ret)
 
 
@@ -120,12 +131,12 @@ def sparse_matmul(a, b, transa=False, transb=False):
     a_sp = isinstance(a, sparse.CooMatrix)
     b_sp = isinstance(b, sparse.CooMatrix)
     if a_sp and not b_sp:
-        return CooMatMul(a.row, a.col, a.shape, transa, transb,
+        return CooMatMul(a.row, a.col, a.shape, a.order, transa, transb,
                          False).apply((a.data, b))[0]
     if b_sp and not a_sp:
         # a @ b == (b^T @ a^T)^T
-        return CooMatMul(b.row, b.col, b.shape, not transb, not transa,
-                         True).apply((b.data, a))[0]
+        return CooMatMul(b.row, b.col, b.shape, b.order, not transb,
+                         not transa, True).apply((b.data, a))[0]
     raise ValueError(
         'This combination of type of inputs is not supported.\n'
         '    a: {}\n    b: {}\n'.format(type(a), type(b)))

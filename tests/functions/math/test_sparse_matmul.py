@@ -1,6 +1,7 @@
 import numpy
 import pytest
 
+import chainer
 import chainer.functions as F
 from chainer import utils
 from chainer.functions.math import sparse_matmul as sm_mod
@@ -74,5 +75,33 @@ def test_sparse_matmul_errors():
         F.sparse_matmul(sp, b[:2])
     with pytest.raises(InvalidType, match='sp.ndim == dn.ndim - 1'):
         F.sparse_matmul(utils.to_coo(a[None]), b)
-    with pytest.raises(InvalidType):
-        F.sparse_matmul(sp, b.astype(numpy.float64))
+
+
+@pytest.mark.parametrize('sp_dtype,dn_dtype', [
+    (numpy.float32, numpy.float64), (numpy.float64, numpy.float32)])
+def test_sparse_matmul_mixed_dtypes(sp_dtype, dn_dtype):
+    # As in Chainer: computed in the promoted dtype; each gradient in its
+    # input's dtype.
+    a = numpy.array([[0, 1., 0], [2., 0, 3.]], sp_dtype)
+    b = numpy.arange(6.).reshape(3, 2).astype(dn_dtype)
+    sp = utils.to_coo(a, requires_grad=True)
+    dn = chainer.Variable(b)
+    y = F.sparse_matmul(sp, dn)
+    assert y.dtype == numpy.float64
+    numpy.testing.assert_allclose(y.array, a.astype('d') @ b.astype('d'))
+    F.sum(y).backward()
+    assert sp.data.grad.dtype == sp_dtype and dn.grad.dtype == dn_dtype
+    numpy.testing.assert_allclose(dn.grad, a.T.astype('d') @ numpy.ones((2, 2)))
+    numpy.testing.assert_allclose(sp.data.grad, [5., 1., 9.])
+
+
+def test_coo_matmul_chainer_signature():
+    # Chainer's positional order: (row, col, shape, order, transa, ...)
+    a = numpy.array([[0, 1., 0], [2., 0, 3.]], numpy.float32)
+    sp = utils.to_coo(a)
+    func = F.math.sparse_matmul.CooMatMul(
+        sp.row, sp.col, sp.shape, sp.order, False, False, False,
+        numpy.float64)
+    y = func.apply((sp.data, numpy.ones((3, 2), numpy.float32)))[0]
+    assert y.dtype == numpy.float64
+    numpy.testing.assert_allclose(y.array, a @ numpy.ones((3, 2)))
