@@ -2,11 +2,38 @@
 
 import string
 
+import numpy
+
 from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions._errors import invalid_type
 
 _LETTERS = string.ascii_letters
+
+
+def _sublist_letter(label):
+    if label is Ellipsis:
+        return '...'
+    if isinstance(label, (int, numpy.integer)) and 0 <= label < 52:
+        # NumPy's order: 0-25 are upper case, 26-51 lower case, so that the
+        # implicit output (sorted letters) is sorted by label.
+        return chr(ord('A') + label) if label < 26 else \
+            chr(ord('a') + label - 26)
+    raise ValueError('einsum: a subscript list holds ints in [0, 52) or '
+                     'Ellipsis, got {!r}'.format(label))
+
+
+def _from_sublists(operands):
+    """``(x, [0, 1], y, [1, 2], [0, 2])`` -> (``'AB,BC->AC'``, (x, y))."""
+    xs, subs = list(operands[0::2]), list(operands[1::2])
+    out = None
+    if len(subs) < len(xs):  # an odd count: the last one is the output
+        out = xs.pop()
+    to_str = lambda sub: ''.join(_sublist_letter(c) for c in sub)
+    subscripts = ','.join(to_str(s) for s in subs)
+    if out is not None:
+        subscripts += '->' + to_str(out)
+    return subscripts, xs
 
 
 def _parse(subscripts, ndims):
@@ -29,11 +56,20 @@ def _parse(subscripts, ndims):
         if bad or s.count('...') > 1:
             raise ValueError('einsum: invalid subscripts {!r}'.format(
                 subscripts))
+    has_ell = any('...' in s for s in ins)
+    if out is not None and ('...' in out) != has_ell:
+        # Summing over the ellipsis, or an ellipsis out of nothing: NumPy
+        # would guess, Chainer refuses.
+        raise ValueError('einsum: the output subscript {!r} must hold an '
+                         'ellipsis exactly when an input does'.format(out))
     free = [c for c in _LETTERS if c not in subscripts]
-    n_ell = 0
-    for s, nd in zip(ins, ndims):
-        if '...' in s:
-            n_ell = max(n_ell, nd - (len(s) - 3))
+    n_ells = {nd - (len(s) - 3) for s, nd in zip(ins, ndims) if '...' in s}
+    if len(n_ells) > 1:
+        # F.einsum does not broadcast ellipses of different lengths.
+        raise invalid_type('EinSum', 'the ellipses of the operands span as '
+                           'many axes', 'subscripts {!r} for operands of {} '
+                           'dimension(s)'.format(subscripts, list(ndims)))
+    n_ell = max(n_ells, default=0)
     ell = ''.join(free[:n_ell])
     expanded = []
     for s, nd in zip(ins, ndims):
@@ -68,6 +104,8 @@ class EinSum(FunctionNode):
     """Einstein summation over explicit subscripts (no ellipsis)."""
 
     def __init__(self, in_subs, out_sub):
+        if isinstance(in_subs, str):  # Chainer's form: 'ij,jk'
+            in_subs = in_subs.split(',')
         self.in_subs = tuple(in_subs)
         self.out_sub = out_sub
 
@@ -126,6 +164,38 @@ class EinSum(FunctionNode):
         return tuple(ret)
 
 
+class DiagEinSum(EinSum):
+    """Einstein summation whose output may repeat a letter (written on the
+    diagonal, zero elsewhere) or hold letters of no input (broadcast); their
+    sizes come from ``out_shape``. Its backward is that of EinSum."""
+
+    def __init__(self, in_subs, out_sub, out_shape):
+        super().__init__(in_subs, out_sub)
+        self.out_shape = tuple(out_shape)
+
+    def forward(self, inputs):
+        xp = backend.get_array_module(*inputs)
+        sizes = dict(zip(self.out_sub, self.out_shape))
+        for s, x in zip(self.in_subs, inputs):
+            sizes.update(zip(s, x.shape))
+        self._sizes = sizes
+        self.retain_inputs(tuple(range(len(inputs))))
+        letters = ''.join(dict.fromkeys(self.out_sub))
+        present = ''.join(c for c in letters
+                          if any(c in s for s in self.in_subs))
+        core = xp.einsum(','.join(self.in_subs) + '->' + present, *inputs)
+        core = core.reshape([sizes[c] if c in present else 1
+                             for c in letters])
+        y = xp.zeros(self.out_shape, core.dtype)
+        # the diagonal of y over its repeated letters, as a writable view
+        strides = [sum(st for c2, st in zip(self.out_sub, y.strides)
+                       if c2 == c) for c in letters]
+        view = xp.lib.stride_tricks.as_strided(
+            y, [sizes[c] for c in letters], strides)
+        view[...] = core
+        return y,
+
+
 def einsum(*operands):
     """Einstein summation.
 
@@ -135,7 +205,10 @@ def einsum(*operands):
     Args:
         operands: The subscripts string (e.g. ``'ij,jk->ik'``; ``...`` and
             the implicit output form are supported), followed by the
-            operands (:class:`~chainer.Variable` or arrays).
+            operands (:class:`~chainer.Variable` or arrays); or NumPy's
+            sublist form, each operand followed by its list of axis labels
+            (ints, or Ellipsis) and optionally the output's list last:
+            ``einsum(a, [0, 1], b, [1, 2], [0, 2])``.
 
     Returns:
         ~chainer.Variable: The result.
@@ -148,6 +221,9 @@ def einsum(*operands):
     """
     if not operands:
         raise ValueError('einsum: no subscripts given')
-    subscripts, xs = operands[0], operands[1:]
+    if isinstance(operands[0], str):
+        subscripts, xs = operands[0], operands[1:]
+    else:
+        subscripts, xs = _from_sublists(operands)
     in_subs, out_sub = _parse(subscripts, [x.ndim for x in xs])
     return EinSum(in_subs, out_sub).apply(xs)[0]
