@@ -47,13 +47,15 @@ def normalize(test_id):
 
 
 def nodeid_to_id(nodeid):
-    """``tests/a/test_b.py::Cls::test_c`` -> ``tests.a.test_b.Cls::test_c``"""
-    path, _, rest = nodeid.partition('::')
-    if path.endswith('.py'):
-        path = path[:-3]
-    parts = rest.split('::')
-    name = parts[-1]
-    return '.'.join([path.replace('/', '.')] + parts[:-1]) + '::' + name
+    """A pytest node id as the reference names it: JUnit's
+    ``classname::name``, made as pytest's JUnit report makes them (the part
+    from the first ``[`` on stays in the name, unsplit), e.g.
+    ``tests/a/test_b.py::Cls::test_c`` -> ``tests.a.test_b.Cls::test_c``."""
+    path, bracket, params = nodeid.partition('[')
+    names = path.split('::')
+    names[0] = re.sub(r'\.py$', '', names[0].replace('/', '.'))
+    names[-1] += bracket + params
+    return '.'.join(names[:-1]) + '::' + names[-1]
 
 
 def prepare(upstream, out):
@@ -114,7 +116,7 @@ def run_pytest(tree, out, jobs, pairwise, extra):
         if os.path.exists(raw):
             os.remove(raw)
         cmd = [sys.executable, '-m', 'pytest', '-m', MARKERS,
-               '-p', 'no:cacheprovider', '-q', '-rN',
+               '-p', 'no:cacheprovider', '-q', '-rN', '--tb=short',
                '--continue-on-collection-errors',
                '--junitxml', os.path.join(out, 'junit-{}.xml'.format(k)),
                '-p', '_upstream_outcomes'] + extra + paths
