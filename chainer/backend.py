@@ -54,8 +54,10 @@ class Device:
     def send(self, arrays):
         """Transfers an array, or a list/tuple of arrays, to this device.
 
-        ``None`` entries are kept as they are.
+        ``None`` (alone or as an entry) is kept as it is.
         """
+        if arrays is None:
+            return None
         if isinstance(arrays, (list, tuple)):
             return type(arrays)(
                 None if a is None else self.send_array(a) for a in arrays)

@@ -25,6 +25,7 @@ def test_cpu_send():
     assert cpu.send(a) is a
     out = cpu.send([a, None])
     assert out[0] is a and out[1] is None
+    assert cpu.send(None) is None
     assert cpu == backend.CpuDevice() and hash(cpu) == hash(backend.CpuDevice())
 
 
