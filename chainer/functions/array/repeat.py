@@ -10,7 +10,8 @@ _AxisError = getattr(numpy, 'exceptions', numpy).AxisError
 
 
 def _int(v):
-    return isinstance(v, (int, numpy.integer)) and not isinstance(v, bool)
+    # bools count as 0/1, as they do in Chainer and NumPy
+    return isinstance(v, (int, numpy.integer, numpy.bool_))
 
 
 class Repeat(FunctionNode):

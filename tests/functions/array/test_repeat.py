@@ -31,3 +31,11 @@ def test_repeat_errors():
         F.repeat(x, 2, 2)
     with pytest.raises(ValueError):
         F.repeat(x, (1, 2), 1)
+
+
+def test_repeat_bool_counts():
+    # True/False count as 1/0, as in Chainer.
+    x = numpy.arange(2, dtype=numpy.float32)
+    numpy.testing.assert_array_equal(F.repeat(x, True).array, x)
+    numpy.testing.assert_array_equal(
+        F.repeat(x, (False, True), axis=0).array, [1.])
