@@ -2,23 +2,53 @@
 
 import numpy
 
+import chainer
+from chainer import backend
 from chainer.dataset import dataset_mixin
-
-
-def _convert_column(column):
-    return numpy.asarray(column)
 
 
 class TabularDataset(dataset_mixin.DatasetMixin):
     """The base class of tabular datasets: rows of named columns.
 
-    A subclass implements ``__len__``, the properties :attr:`keys` (the
-    column names) and :attr:`mode` (``tuple``, ``dict`` or ``None``: how
-    one example is returned; ``None`` is for a single column, returned
-    bare), and :meth:`get_examples`. Everything else (indexing, slicing by
-    rows and columns, concatenation, joins and transforms) is built on them,
-    lazily: only the rows and columns asked for are read.
+    Every example has one value per column. :attr:`mode` says how an
+    example looks: a tuple ``(a[i], b[i])``, a dict ``{'a': a[i], 'b':
+    b[i]}``, or, for a single column, the bare value ``a[i]`` (mode
+    ``None``).
+
+    A subclass implements ``__len__``, :attr:`keys`, :attr:`mode` and
+    :meth:`get_examples`. Everything else (indexing, row and column slices,
+    concatenation, joins, transforms) is built on them, lazily: a view
+    reads only the rows and columns it is asked for.
+
+    >>> import numpy as np
+    >>> from chainer import dataset
+    >>> class Squares(dataset.TabularDataset):
+    ...     def __len__(self):
+    ...         return 4
+    ...     @property
+    ...     def keys(self):
+    ...         return ('x', 'y')
+    ...     @property
+    ...     def mode(self):
+    ...         return tuple
+    ...     def get_examples(self, indices, key_indices):
+    ...         x = np.arange(4)
+    ...         if indices is not None:
+    ...             x = x[indices]
+    ...         columns = (x, x * x)
+    ...         if key_indices is None:
+    ...             return columns
+    ...         return tuple(columns[k] for k in key_indices)
+    >>> data = Squares()
+    >>> data[3]
+    (np.int64(3), np.int64(9))
+    >>> view = data.slice[[3, 1], 'y']
+    >>> view.mode is None, view.fetch().tolist()
+    (True, [9, 1])
     """
+
+    def __len__(self):
+        raise NotImplementedError
 
     @property
     def keys(self):
@@ -27,11 +57,13 @@ class TabularDataset(dataset_mixin.DatasetMixin):
 
     @property
     def mode(self):
-        """``tuple``, ``dict`` or ``None`` (a single column)."""
+        """``tuple``, ``dict`` or ``None`` (one column, returned bare): the
+        form of what :meth:`fetch` and indexing return."""
         raise NotImplementedError
 
     def get_examples(self, indices, key_indices):
-        """Returns a tuple of columns (lists or arrays).
+        """Returns some rows of some columns, as a tuple of columns (each a
+        list or an array).
 
         Args:
             indices (list of ints or slice): The rows; ``None`` for all.
@@ -43,85 +75,103 @@ class TabularDataset(dataset_mixin.DatasetMixin):
     @property
     def slice(self):
         """Selects rows and columns lazily: ``dataset.slice[rows]`` or
-        ``dataset.slice[rows, keys]``, where rows is a slice, a list of
-        ints or a list of bools, and keys a name, an int, or a tuple of
-        them (a single name gives a dataset of mode ``None``)."""
-        from chainer.dataset.tabular import _ops
-        return _ops.SliceHelper(self)
+        ``dataset.slice[rows, keys]``.
+
+        ``rows`` is a slice, or a list or array of ints or of bools (a
+        mask as long as the dataset). ``keys`` is a name or a position (the
+        view has mode ``None``), or a tuple of them (the view keeps the mode,
+        ``tuple`` if it was ``None``). Rows and keys are checked at once:
+        IndexError for a position out of range, KeyError for an unknown name,
+        ValueError for a mask of the wrong length.
+        """
+        from chainer.dataset.tabular import _slice
+        return _slice._SliceHelper(self)
 
     def fetch(self):
-        """Returns all the data, as columns arranged by :attr:`mode`."""
+        """Returns all the data, column by column, in the form of
+        :attr:`mode`: a tuple or a dict of columns, or the one column."""
         return self._arrange(self.get_examples(None, None))
 
-    def _arrange(self, columns):
-        if self.mode is tuple:
-            return tuple(columns)
-        if self.mode is dict:
-            return dict(zip(self.keys, columns))
-        return columns[0]
+    def _arrange(self, values):
+        mode = self.mode
+        if mode is tuple:
+            return tuple(values)
+        if mode is dict:
+            return dict(zip(self.keys, values))
+        return values[0]
 
     def convert(self, data):
-        """Converts fetched data (e.g. for a batch): by default, each column
-        becomes an array. See :meth:`with_converter`."""
+        """Prepares fetched data for a model: by default each column
+        becomes an array (on the device of its first element).
+
+        :meth:`with_converter` replaces this; a :meth:`concat` or
+        :meth:`join` converts as its first dataset does.
+        """
         if isinstance(data, tuple):
-            return tuple(_convert_column(c) for c in data)
+            return tuple(_as_array(column) for column in data)
         if isinstance(data, dict):
-            return {k: _convert_column(c) for k, c in data.items()}
-        return _convert_column(data)
+            return {k: _as_array(column) for k, column in data.items()}
+        return _as_array(data)
 
     def astuple(self):
-        """The same data with mode ``tuple``."""
-        from chainer.dataset.tabular import _ops
-        return _ops.Mode(self, tuple)
+        """The same data, in mode ``tuple``."""
+        from chainer.dataset.tabular import _asmode
+        return _asmode._Astuple(self)
 
     def asdict(self):
-        """The same data with mode ``dict``."""
-        from chainer.dataset.tabular import _ops
-        return _ops.Mode(self, dict)
+        """The same data, in mode ``dict``."""
+        from chainer.dataset.tabular import _asmode
+        return _asmode._Asdict(self)
 
     def concat(self, *datasets):
-        """Stacks datasets with the same keys row-wise."""
-        from chainer.dataset.tabular import _ops
-        return _ops.Concat(self, *datasets)
+        """Stacks datasets with the same :attr:`keys` row after row."""
+        from chainer.dataset.tabular import _concat
+        return _concat._Concat(self, *datasets)
 
     def join(self, *datasets):
-        """Puts datasets of the same length and distinct keys side by
-        side."""
-        from chainer.dataset.tabular import _ops
-        return _ops.Join(self, *datasets)
+        """Puts datasets of the same length, whose keys differ, side by
+        side. The mode is the first one that is not ``None`` (else
+        ``tuple``)."""
+        from chainer.dataset.tabular import _join
+        return _join._Join(self, *datasets)
 
     def transform(self, keys, transform):
-        """Applies ``transform`` to each example. It receives the columns
-        as arguments (keyword arguments for mode ``dict``) and returns the
-        new example: a tuple, a dict or (with one key) a bare value."""
-        from chainer.dataset.tabular import _ops
-        return _ops.Transform(self, keys, transform, batch=False)
+        """Applies ``transform`` to each example.
+
+        ``transform`` gets the example's values as arguments (keyword
+        arguments in mode ``dict``) and returns the new example: a tuple, a
+        dict or a bare value, which sets the mode of the view (it must not
+        change from call to call). ``keys`` names the new columns.
+        """
+        from chainer.dataset.tabular import _transform
+        return _transform._Transform(self, keys, transform)
 
     def transform_batch(self, keys, transform_batch):
-        """Like :meth:`transform`, on whole columns (batches) at once."""
-        from chainer.dataset.tabular import _ops
-        return _ops.Transform(self, keys, transform_batch, batch=True)
+        """Like :meth:`transform`, on whole columns at once; the columns it
+        returns must keep their length."""
+        from chainer.dataset.tabular import _transform
+        return _transform._TransformBatch(self, keys, transform_batch)
 
     def with_converter(self, converter):
-        """The same data, whose :meth:`convert` calls ``converter`` (with
-        the columns as arguments, keyword arguments for mode ``dict``)."""
-        from chainer.dataset.tabular import _ops
-        return _ops.WithConverter(self, converter)
+        """The same data, whose :meth:`convert` calls ``converter`` with
+        the fetched columns as arguments (keyword arguments in mode
+        ``dict``)."""
+        from chainer.dataset.tabular import _with_converter
+        return _with_converter._WithConverter(self, converter)
 
     def get_example(self, i):
-        columns = self.get_examples([i], None)
-        return self._arrange(tuple(c[0] for c in columns))
-
-    def __getitem__(self, index):
-        if isinstance(index, (slice, list, numpy.ndarray)):
-            if isinstance(index, slice):
-                index = list(range(*index.indices(len(self))))
-            elif isinstance(index, numpy.ndarray):
-                index = index.tolist()
-            columns = self.get_examples(index, None)
-            rows = list(zip(*columns)) if columns else []
-            return [self._arrange(row) for row in rows]
-        return self.get_example(index)
+        return self._arrange([column[0] for column in
+                              self.get_examples([i], None)])
 
     def __iter__(self):
         return (self.get_example(i) for i in range(len(self)))
+
+
+def _as_array(column):
+    if isinstance(column, chainer.get_array_types()):
+        return column
+    if len(column) == 0:
+        return numpy.asarray(column)
+    device = backend.get_device_from_array(column[0])
+    with chainer.using_device(device):
+        return device.xp.asarray(column)
