@@ -60,10 +60,10 @@ class _Slice(_view._View):
     def get_examples(self, indices, key_indices):
         indices = _merge_indices(
             self._indices, indices, len(self._dataset), len(self))
-        if key_indices is not None and self._key_indices is not None:
-            key_indices = tuple(self._key_indices[k] for k in key_indices)
-        elif key_indices is None:
+        if key_indices is None:
             key_indices = self._key_indices
+        elif self._key_indices is not None:
+            key_indices = tuple(self._key_indices[k] for k in key_indices)
         return self._dataset.get_examples(indices, key_indices)
 
 

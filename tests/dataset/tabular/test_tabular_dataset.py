@@ -55,3 +55,19 @@ def test_convert_makes_arrays_and_leaves_arrays_alone():
 def test_docstring_examples(module):
     result = doctest.testmod(importlib.import_module(module))
     assert result.attempted and not result.failed
+
+
+def test_chainer_module_layout():
+    from chainer.dataset import tabular
+    d = Recorder()
+    for view, module, name in [
+            (d.slice[1:], tabular._slice, '_Slice'),
+            (d.concat(d), tabular._concat, '_Concat'),
+            (d.join(Recorder(keys=('d',))), tabular._join, '_Join'),
+            (d.transform('x', None), tabular._transform, '_Transform'),
+            (d.transform_batch('x', None), tabular._transform, '_TransformBatch'),
+            (d.with_converter(None), tabular._with_converter, '_WithConverter'),
+            (d.astuple(), tabular._asmode, '_Astuple'),
+            (d.asdict(), tabular._asmode, '_Asdict')]:
+        assert type(view) is getattr(module, name)
+    assert type(d.slice) is tabular._slice._SliceHelper
