@@ -106,6 +106,10 @@ class Convolution2D(link.Link):
         """Makes the link with the arrays ``W`` (and ``b``) as its initial
         parameters; ``kwargs`` as the constructor's (dilate, groups)."""
         dilate, groups = _init_kwargs(kwargs, dilate=1, groups=1)
+        # Variables (e.g. another link's parameters) give their arrays,
+        # which the initializers copy.
+        W = variable.as_array(W)
+        b = None if b is None else variable.as_array(b)
         out_channels, in_channels, kh, kw = W.shape
         if b is not None and out_channels != b.size:
             raise ValueError('`out_channels` does not match the size of `b`')

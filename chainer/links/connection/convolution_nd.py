@@ -88,6 +88,10 @@ class ConvolutionND(_LinkND):
             raise TypeError('from_params() got unexpected keyword '
                             'argument(s) {}'.format(', '.join(
                                 repr(k) for k in sorted(unknown))))
+        # Variables (e.g. another link's parameters) give their arrays,
+        # which the initializers copy.
+        W = variable.as_array(W)
+        b = None if b is None else variable.as_array(b)
         out_channels, in_channels = W.shape[:2]
         if b is not None and out_channels != b.size:
             raise ValueError('`out_channels` does not match the size of `b`')

@@ -44,6 +44,9 @@ class EmbedID(link.Link):
     @classmethod
     def from_params(cls, W, ignore_label=None):
         """Makes the link with the array ``W`` as its initial weight."""
+        # Variables (e.g. another link's parameters) give their arrays,
+        # which the initializers copy.
+        W = variable.as_array(W)
         in_size, out_size = W.shape
         return cls(in_size, out_size, initialW=W, ignore_label=ignore_label)
 

@@ -61,6 +61,10 @@ class Linear(link.Link):
     def from_params(cls, W, b=None, nobias=False):
         """Makes a Linear link with the arrays ``W`` (and ``b``) as its
         initial parameters."""
+        # Variables (e.g. another link's parameters) give their arrays,
+        # which the initializers copy.
+        W = variable.as_array(W)
+        b = None if b is None else variable.as_array(b)
         out_size, in_size = W.shape
         if b is not None and out_size != b.size:
             raise ValueError('`out_size` does not match the size of `b`')
