@@ -48,7 +48,10 @@ class Contrastive(FunctionNode):
         diff = x0 - x1
         dist = sqrt(_sum(diff * diff, axis=1))
         # d loss / d x0 = diff * (y - (1 - y) * max(margin - d, 0) / d).
-        coeff = y - (1 - y) * relu(self.margin - dist) / dist
+        # Where d is 0, so is diff: divide by 1 there for a 0 gradient (as
+        # Chainer gives), not 0 / 0.
+        at_zero = (dist.array == 0).astype(dist.dtype)
+        coeff = y - (1 - y) * relu(self.margin - dist) / (dist + at_zero)
         if self.reduce == 'mean':
             coeff = coeff * (gy * (1.0 / max(x0.shape[0], 1)))
         else:

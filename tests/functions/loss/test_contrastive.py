@@ -1,6 +1,9 @@
+import warnings
+
 import numpy
 import pytest
 
+import chainer
 import chainer.functions as F
 from chainer.utils.type_check import InvalidType
 from op_harness import check_op
@@ -43,3 +46,18 @@ def test_values_and_errors():
         F.contrastive(x0, x1, Y[:2].astype(numpy.float32))
     with pytest.raises(InvalidType, match='y.shape'):
         F.contrastive(x0, x1, Y)
+
+
+@pytest.mark.parametrize('reduce', ['mean', 'no'])
+def test_contrastive_zero_distance_gradient(reduce):
+    # A dissimilar pair at distance 0: the gradient is 0 (as Chainer gives),
+    # with no division by zero.
+    x0 = chainer.Variable(numpy.array([[1., 2.], [0., 0.]], numpy.float32))
+    x1 = chainer.Variable(numpy.array([[1., 2.], [0., 1.]], numpy.float32))
+    y = numpy.array([0, 0], numpy.int32)
+    with warnings.catch_warnings():
+        warnings.simplefilter('error')
+        loss = F.contrastive(x0, x1, y, reduce=reduce)
+        F.sum(loss).backward()
+    numpy.testing.assert_array_equal(x0.grad, numpy.zeros((2, 2)))
+    numpy.testing.assert_array_equal(x1.grad, numpy.zeros((2, 2)))
