@@ -16,14 +16,16 @@ class Zoneout(FunctionNode):
     def forward(self, inputs):
         h, x = inputs
         xp = backend.get_array_module(x)
-        self.flag_x = xp.random.rand(*x.shape) >= self.zoneout_ratio
+        # flag_h marks the zoned-out elements (kept from h), flag_x the rest
+        self.flag_h = xp.random.rand(*x.shape) < self.zoneout_ratio
+        self.flag_x = ~self.flag_h
         return xp.where(self.flag_x, x, h),
 
     def backward(self, indexes, grad_outputs):
         gy, = grad_outputs
         ret = []
         if 0 in indexes:
-            ret.append(gy * ~self.flag_x)
+            ret.append(gy * self.flag_h)
         if 1 in indexes:
             ret.append(gy * self.flag_x)
         return tuple(ret)

@@ -63,3 +63,15 @@ def test_errors():
         F.zoneout(h, h, train=True)
     with pytest.raises(TypeError, match="'foo'"):
         F.zoneout(h, h, foo=1)
+
+
+def test_zoneout_flags():
+    # Chainer's flags on the node: flag_h marks what comes from h.
+    h = numpy.zeros((20, 30), numpy.float32)
+    x = numpy.ones((20, 30), numpy.float32)
+    y = F.zoneout(h, x, 0.3)
+    node = y.creator
+    assert node.flag_h.dtype == bool
+    numpy.testing.assert_array_equal(node.flag_x, ~node.flag_h)
+    numpy.testing.assert_array_equal(y.array, node.flag_x)
+    assert 0.1 < node.flag_h.mean() < 0.5
