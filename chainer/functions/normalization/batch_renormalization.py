@@ -7,6 +7,8 @@ by ``r = clip(std / running_std, 1/rmax, rmax)`` and
 treated as constants in the gradient.
 """
 
+import warnings
+
 from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions.normalization.batch_normalization import (
@@ -120,10 +122,12 @@ def batch_renormalization(x, gamma, beta, rmax, dmax, eps=2e-5,
 
 
 def fixed_batch_renormalization(x, gamma, beta, mean, var, eps=2e-5):
-    """Batch renormalization with fixed statistics.
+    """Batch renormalization with fixed statistics (deprecated, as in
+    Chainer: use :func:`fixed_batch_normalization`).
 
     The same as :func:`fixed_batch_normalization` (at test time batch
-    renormalization uses the running statistics, like batch normalization).
+    renormalization uses the running statistics, like batch normalization);
+    a call warns with a DeprecationWarning.
 
     Args:
         x (~chainer.Variable or array): Input.
@@ -137,9 +141,15 @@ def fixed_batch_renormalization(x, gamma, beta, mean, var, eps=2e-5):
     >>> import numpy as np
     >>> import chainer.functions as F
     >>> one = np.ones(1, np.float32)
-    >>> F.fixed_batch_renormalization(np.array([[3.]], np.float32), one,
-    ...     0 * one, one, 3 * one, eps=1.).array
+    >>> import warnings
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter('ignore', DeprecationWarning)
+    ...     F.fixed_batch_renormalization(np.array([[3.]], np.float32), one,
+    ...         0 * one, one, 3 * one, eps=1.).array
     array([[1.]], dtype=float32)
     """
+    warnings.warn('fixed_batch_renormalization is deprecated. '
+                  'Use fixed_batch_normalization instead.',
+                  DeprecationWarning)
     return fixed_batch_normalization(x, gamma, beta, mean, var, eps)
 

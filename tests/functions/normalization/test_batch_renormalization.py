@@ -96,7 +96,12 @@ def test_fixed_batch_renormalization():
                 rng.randn(2).astype(dt), rng.randn(2).astype(dt),
                 rng.uniform(0.5, 1.5, 2).astype(dt))
 
-    check_op(F.fixed_batch_renormalization, make,
+    def fixed(*args):
+        # deprecated, as in Chainer
+        with pytest.warns(DeprecationWarning, match='fixed_batch_normalization'):
+            return F.fixed_batch_renormalization(*args)
+
+    check_op(fixed, make,
              lambda x, g, b, m, v: (x - m) / numpy.sqrt(v + 2e-5) * g + b,
              bwd_tol={numpy.float16: dict(atol=1e-1, rtol=1e-1)})
 
