@@ -9,15 +9,19 @@ from chainer.testing import _bundle
 
 
 def _short_repr(value):
-    name = getattr(value, '__name__', None)
-    if isinstance(name, str):
-        s = name
-    elif isinstance(value, numpy.generic):
-        s = str(value)  # as NumPy 1 printed scalars: 2.5, not float32(2.5)
+    """How a parameter value is written in a generated class name: a class or
+    function by its ``__name__``, anything else by its repr as NumPy 1 wrote
+    it (``1.0``, not ``np.float32(1.0)``), cut to 100 characters."""
+    if value is numpy.bool_:
+        s = 'bool_'  # NumPy 2 renamed the type to ``bool``
+    elif isinstance(getattr(value, '__name__', None), str):
+        s = value.__name__
     else:
-        s = repr(value)
+        with numpy.printoptions(legacy='1.25'):
+            s = repr(value)
+        s = s.replace("<class 'numpy.bool'>", "<class 'numpy.bool_'>")
     if len(s) > 100:
-        s = s[:47] + '...' + s[-48:]
+        s = s[:48] + '...' + s[-49:]
     return s
 
 
@@ -26,30 +30,55 @@ def _param_str(param):
         '{}={}'.format(k, _short_repr(param[k])) for k in sorted(param)) + '}'
 
 
+def _class_attr(value):
+    # A function stored as a class attribute would become a method of the
+    # test instance; a staticmethod keeps ``self.func`` the function itself.
+    if isinstance(value, (staticmethod, classmethod, property)):
+        return value
+    if hasattr(type(value), '__get__'):
+        return staticmethod(value)
+    return value
+
+
 def _parameterized_failure(method, cls_name, param):
-    """Wraps a test method so that a failure names the parameters."""
+    """Wraps a test method so that a failure names the parameters.
+
+    The exception raised by the test goes on as it is (same object, type,
+    arguments and traceback, so ``pytest.raises`` and ``xfail(raises=...)``
+    see it unchanged); the parameters are added to it as a note
+    (:pep:`678`), which pytest and the traceback module print after the
+    message.
+    """
 
     @functools.wraps(method)
     def wrapped(self, *args, **kwargs):
         try:
             return method(self, *args, **kwargs)
-        except BaseException as e:
-            if _bundle._is_skip(e) or not isinstance(e, Exception):
-                raise
-            lines = ['Parameterized test failed.', '',
-                     'Base test method: {}.{}'.format(cls_name,
-                                                      method.__name__),
-                     'Test parameters:']
-            lines += ['  {}: {}'.format(k, param[k]) for k in sorted(param)]
-            msg = '\n'.join(lines) + '\n\n\n(caused by)\n{}: {}'.format(
-                type(e).__name__, e)
-            try:
-                new = type(e)(msg)
-            except Exception:
-                raise e
-            raise new from e
+        except Exception as e:
+            if not _bundle._is_skip(e):
+                lines = ['Parameterized test failed.', '',
+                         'Base test method: {}.{}'.format(
+                             cls_name, method.__name__),
+                         'Test parameters:']
+                lines += ['  {}: {}'.format(k, param[k])
+                          for k in sorted(param)]
+                _add_note(e, '\n'.join(lines))
+            raise
 
     return wrapped
+
+
+def _add_note(exc, note):
+    if hasattr(exc, 'add_note'):  # Python 3.11+
+        exc.add_note(note)
+    else:
+        notes = getattr(exc, '__notes__', None)
+        if not isinstance(notes, list):
+            notes = []
+        try:
+            exc.__notes__ = notes + [note]
+        except (AttributeError, TypeError):
+            pass
 
 
 def parameterize(*params):
@@ -57,10 +86,13 @@ def parameterize(*params):
 
     Applied to a test class (a :class:`unittest.TestCase` or a plain pytest
     class), it generates a subclass for each dict in ``params``, named
-    ``<Class>_param_<i>_{key=value, ...}``, with the dict's entries as class
-    attributes. The generated classes replace the original in its module; the
-    original itself is not run. A failure message names the parameters.
-    Decorators stack (the parameters are combined).
+    ``<Class>_param_<i>_{key=value, ...}`` (keys sorted; classes and
+    functions by name, other values by repr, cut to 100 characters), with the
+    dict's entries as class attributes. A function given as a value stays a
+    plain function when read as ``self.key`` (it does not become a method).
+    The generated classes replace the original in its module; the original
+    itself is not run. A failing test's exception gets a note naming the
+    parameters. Decorators stack (the parameters are combined).
 
     Args:
         params (dicts): One dict of attribute values per generated class.
@@ -84,7 +116,8 @@ def parameterize(*params):
             def wrapper(name, method, param=param):
                 return _parameterized_failure(method, base.__name__, param)
 
-            yield suffix, param, wrapper
+            attrs = {k: _class_attr(v) for k, v in param.items()}
+            yield suffix, attrs, wrapper
 
     return _bundle.make_decorator(generate)
 
@@ -125,17 +158,25 @@ def product(parameter):
     Args:
         parameter: Either a dict of lists (``{'a': [1, 2], 'b': [3]}`` gives
             ``[{'a': 1, 'b': 3}, {'a': 2, 'b': 3}]``), or a list of lists of
-            dicts, whose product merges one dict from each list.
+            dicts, whose product merges one dict from each list. In a dict,
+            a key naming several parameters joined by commas takes tuples:
+            ``{'a,b': [(1, 2), (3, 4)]}`` gives ``[{'a': 1, 'b': 2},
+            {'a': 3, 'b': 4}]``.
 
     Returns:
-        A list of dicts.
+        A list of dicts, the keys varying slowest first in sorted order.
+
+    >>> from chainer import testing
+    >>> testing.product({'x,y': [(1, 2), (3, 4)], 'z': ['a']})
+    [{'x': 1, 'y': 2, 'z': 'a'}, {'x': 3, 'y': 4, 'z': 'a'}]
     """
     if isinstance(parameter, dict):
         keys = sorted(parameter)
-        values = [parameter[k] for k in keys]
-        return [dict(zip(keys, vals)) for vals in itertools.product(*values)]
+        choices = [_values_to_dicts(k, parameter[k]) for k in keys]
+        return product_dict(*choices)
     if isinstance(parameter, list):
-        if not all(isinstance(p, list) for p in parameter):
+        if not all(isinstance(p, list) and
+                   all(isinstance(d, dict) for d in p) for p in parameter):
             raise TypeError('parameter must be list of lists of dicts')
         return product_dict(*parameter)
     raise TypeError('parameter must be either dict or list. Actual: '
