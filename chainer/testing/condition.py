@@ -27,15 +27,22 @@ def repeat_with_success_at_least(times, min_success):
     ``min_success`` times (the remaining trials are skipped), and fails as
     soon as that cannot happen any more.
 
+    A trial that skips (``self.skipTest``, :class:`unittest.SkipTest` or
+    ``pytest.skip``) skips the test at once, with
+    :class:`unittest.SkipTest`.
+
     Args:
         times (int): The number of trials.
         min_success (int): The number of successes needed.
+
+    Raises:
+        AssertionError: If ``min_success`` is greater than ``times`` (as in
+            Chainer).
     """
-    if not (isinstance(times, int) and isinstance(min_success, int)):
-        raise TypeError('times and min_success must be int')
-    if not 0 <= min_success <= times:
-        raise ValueError('min_success must be in [0, times], got '
-                         'times={} min_success={}'.format(times, min_success))
+    if min_success > times:
+        raise AssertionError(
+            'repeat_with_success_at_least: min_success ({}) must not be '
+            'greater than times ({})'.format(min_success, times))
 
     def decorator(f):
         @functools.wraps(f)
@@ -50,6 +57,9 @@ def repeat_with_success_at_least(times, min_success):
                 try:
                     _run_trial(f, ins, args, kwargs)
                 except BaseException as e:
+                    if type(e).__name__ == 'Skipped':  # pytest.skip
+                        raise unittest.SkipTest(
+                            getattr(e, 'msg', None) or str(e)) from None
                     if _bundle._is_skip(e) or not isinstance(e, Exception):
                         raise
                     failures.append(traceback.format_exc())

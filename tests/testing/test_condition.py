@@ -47,8 +47,24 @@ def test_repeat_with_success_at_least_stops_early():
     f = _Counter([False, True, True, True, True])
     condition.repeat_with_success_at_least(5, 2)(f)(object())
     assert f.calls == 3
-    with pytest.raises(ValueError):
+
+
+def test_bad_arguments_raise_assertion_error_as_chainer():
+    with pytest.raises(AssertionError, match='min_success'):
         condition.repeat_with_success_at_least(2, 3)
+    with pytest.raises(AssertionError):
+        condition.repeat_with_success_at_least(-1, 0)
+    with pytest.raises(AssertionError):
+        condition.retry(0)
+    # accepted, as in Chainer
+    condition.repeat_with_success_at_least(10, -1)
+    condition.repeat(0)
+
+
+def test_zero_successes_needed_runs_nothing():
+    f = _Counter([])
+    condition.repeat_with_success_at_least(3, 0)(f)(object())
+    assert f.calls == 0
 
 
 def test_unittest_case_gets_fresh_setup_per_trial():
@@ -84,6 +100,56 @@ def test_skip_propagates():
     result = unittest.TestResult()
     Case('test_x').run(result)
     assert len(result.skipped) == 1
+
+
+def test_pytest_skip_becomes_unittest_skip_after_one_trial():
+    calls = []
+
+    def f(ins):
+        calls.append(1)
+        pytest.skip('reason given')
+
+    with pytest.raises(unittest.SkipTest, match='reason given'):
+        condition.repeat(5)(f)(object())
+    assert calls == [1]
+
+
+def test_unittest_skip_after_one_trial():
+    calls = []
+
+    def f(ins):
+        calls.append(1)
+        raise unittest.SkipTest('why')
+
+    with pytest.raises(unittest.SkipTest, match='why'):
+        condition.retry(5)(f)(object())
+    assert calls == [1]
+
+
+def test_keyboard_interrupt_is_not_a_failed_trial():
+    calls = []
+
+    def f(ins):
+        calls.append(1)
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        condition.retry(5)(f)(object())
+    assert calls == [1]
+
+
+def test_errors_count_as_failed_trials():
+    calls = []
+
+    def f(ins):
+        calls.append(1)
+        raise ValueError('broken {}'.format(len(calls)))
+
+    with pytest.raises(AssertionError) as info:
+        condition.retry(3)(f)(object())
+    assert calls == [1, 1, 1]
+    assert 'first error message:' in str(info.value)
+    assert 'ValueError: broken 1' in str(info.value)
 
 
 class TestRetryInPytest:
