@@ -3,6 +3,12 @@
 import numpy
 
 
+def _broadcast_to(array, shape):
+    """``broadcast_to`` of the array's own module (NumPy or CuPy)."""
+    from chainer import backend
+    return backend.get_array_module(array).broadcast_to(array, shape)
+
+
 def generate_matrix(shape, dtype=float, **kwargs):
     """generate_matrix(shape, dtype=float, *, singular_values)
 
@@ -36,12 +42,14 @@ def generate_matrix(shape, dtype=float, **kwargs):
     if singular_values is None:
         raise TypeError('singular_values is not given')
     s = numpy.asarray(singular_values)
+    if s.dtype.kind == 'c':
+        raise TypeError('singular_values is not real')
     if (s < 0).any():
         raise ValueError('negative singular value is given')
 
     *batch, m, n = shape
     k = min(m, n)
-    s = numpy.broadcast_to(s, tuple(batch) + (k,))
+    s = _broadcast_to(s, tuple(batch) + (k,))
 
     def orthogonal(size):
         a = numpy.random.normal(size=tuple(batch) + (size, size))
