@@ -8,10 +8,16 @@ import numpy
 
 import chainer
 from chainer.testing import array as array_module
+from chainer.testing import attr
 
-# Samples drawn by the sampling test, and its tolerance on the moments.
+# Draws of the sampling test, and its tolerance on the sample moments.
 _N_SAMPLES = 100000
 _SAMPLE_TOL = {'atol': 3e-2, 'rtol': 3e-2}
+
+_TARGETS = frozenset((
+    'batch_shape', 'cdf', 'entropy', 'event_shape', 'icdf', 'log_cdf',
+    'log_prob', 'log_survival', 'mean', 'prob', 'sample', 'stddev',
+    'support', 'survival', 'variance'))
 
 
 def _to_cpu(x):
@@ -19,6 +25,19 @@ def _to_cpu(x):
     if x is None:
         return None
     return chainer.backend.CpuDevice().send(x)
+
+
+def _skip_without_cupy():
+    from chainer.backends import cuda
+    if not cuda.available:
+        raise unittest.SkipTest('CuPy is not available')
+
+
+def _to_gpu(x):
+    from chainer.backends import cuda
+    if isinstance(x, chainer.Variable):
+        return chainer.Variable(cuda.to_gpu(x.array))
+    return cuda.to_gpu(x)
 
 
 class distribution_unittest(unittest.TestCase):
@@ -30,23 +49,30 @@ class distribution_unittest(unittest.TestCase):
     - ``self.dist``: the distribution class under test;
     - ``self.scipy_dist``: the ``scipy.stats`` distribution to compare
       with;
-    - ``self.params`` / ``self.scipy_params``: the constructor arguments of
-      both (``params`` are wrapped in Variables when ``self.is_variable``);
+    - ``self.params``: the keyword arguments of ``self.dist`` (wrapped in
+      Variables by ``setUp`` when ``self.is_variable``), and
+      ``self.scipy_params``, those of the SciPy methods;
     - ``self.test_targets``: the names of the checks to run, among
-      ``batch_shape``, ``event_shape``, ``mean``, ``variance``, ``stddev``,
-      ``entropy``, ``log_prob``, ``prob``, ``cdf``, ``log_cdf``, ``icdf``,
-      ``survival``, ``log_survival``, ``sample`` and ``support``;
-    - optionally ``self.support`` (``'real'``), ``self.event_shape``
-      (``()``), ``self.continuous`` (True: pdf, else pmf) and
-      ``self.options`` (tolerances of the comparisons);
+      ``batch_shape``, ``event_shape``, ``support``, ``mean``,
+      ``variance``, ``stddev``, ``entropy``, ``log_prob``, ``prob``,
+      ``cdf``, ``log_cdf``, ``icdf``, ``survival``, ``log_survival`` and
+      ``sample``; the tests of the others are skipped;
+    - optionally ``self.options`` (more keyword arguments of ``self.dist``,
+      not given to SciPy), ``self.support`` (``'real'``),
+      ``self.event_shape`` (``()``) and ``self.continuous`` (True: SciPy's
+      ``pdf``/``logpdf``, else ``pmf``/``logpmf``);
 
     and ``sample_for_test(self)``, points of shape ``sample_shape + shape +
     event_shape`` at which densities are compared. Set the class attribute
     ``scipy_onebyone`` when the SciPy distribution does not broadcast its
-    parameters: it is then evaluated for each batch element separately.
+    parameters: its methods are then called once per batch element, with
+    the parameters of :meth:`scipy_onebyone_params_iter`.
 
-    Each check has a ``_cpu`` and a ``_gpu`` test (the latter skipped
-    without CuPy); checks not in ``test_targets`` are skipped.
+    Each check ``check_<target>(is_gpu)`` has a ``test_<target>_cpu`` and a
+    ``test_<target>_gpu`` test (marked ``gpu``); a subclass may override a
+    check. Values are compared with :func:`chainer.testing.assert_allclose`
+    at its default tolerance; the sampling test compares the mean and the
+    standard deviation of 100000 draws with those of as many SciPy draws.
     """
 
     scipy_onebyone = False
@@ -57,6 +83,7 @@ class distribution_unittest(unittest.TestCase):
         super().__init_subclass__(**kwargs)
         if '__test__' not in cls.__dict__:
             cls.__test__ = True
+        _mark_gpu_tests()
 
     def setUp(self):
         self.support = 'real'
@@ -66,136 +93,128 @@ class distribution_unittest(unittest.TestCase):
         self.test_targets = set()
         self.options = {}
         self.setUp_configure()
-        targets_not_found = self.test_targets - _TARGETS
-        if targets_not_found:
-            raise ValueError('invalid test_targets: {}'.format(
-                ', '.join(sorted(targets_not_found))))
+        invalid = set(self.test_targets) - _TARGETS
+        if invalid:
+            raise ValueError('invalid target(s): {}'.format(invalid))
+        if getattr(self, 'is_variable', False):
+            self.params = {k: chainer.Variable(v)
+                           for k, v in self.params.items()}
 
     def setUp_configure(self):
         raise NotImplementedError('setUp_configure is not implemented')
 
     def _skip_unless(self, target):
         if target not in self.test_targets:
-            raise unittest.SkipTest('{} is not in test_targets'.format(
-                target))
-
-    def _make_dist(self, is_gpu):
-        params = self.params
-        if is_gpu:
-            from chainer.backends import cuda
-            params = {k: cuda.to_gpu(v) for k, v in params.items()}
-        if getattr(self, 'is_variable', False):
-            params = {k: chainer.Variable(v) if v.dtype.kind == 'f' else v
-                      for k, v in params.items()}
-        return self.dist(**params)
+            self.skipTest(
+                '\'{}\' does not exist in test_targets.'.format(target))
 
     @property
     def cpu_dist(self):
-        return self._make_dist(False)
+        """The distribution under test, on the CPU."""
+        return self.dist(**self.params, **self.options)
 
     @property
     def gpu_dist(self):
-        return self._make_dist(True)
+        """The distribution under test, its parameters sent to the GPU."""
+        params = {k: _to_gpu(v) for k, v in self.params.items()}
+        return self.dist(**params, **self.options)
 
     def _dist(self, is_gpu):
         return self.gpu_dist if is_gpu else self.cpu_dist
-
-    def _to_device(self, x, is_gpu):
-        if is_gpu:
-            from chainer.backends import cuda
-            return cuda.to_gpu(x)
-        return x
 
     @property
     def _batch_shape(self):
         return tuple(getattr(self, 'shape', ()))
 
     def scipy_onebyone_params_iter(self):
-        """Yields ``(batch index, scipy params of that element)``."""
+        """Yields the SciPy parameters of each batch element (a dict), the
+        elements in C order."""
         for index in numpy.ndindex(*self._batch_shape):
-            yield index, {k: numpy.asarray(v)[index]
-                          for k, v in self.scipy_params.items()}
+            yield {k: numpy.asarray(v)[index]
+                   for k, v in self.scipy_params.items()}
 
-    def _scipy(self, name, points=None):
-        """The SciPy value of method ``name`` (at ``points`` of shape
+    def _scipy(self, name, points=None, onebyone=None):
+        """SciPy's method ``name`` (at ``points``, of shape
         ``sample_shape + batch_shape + event_shape``)."""
-        if not self.scipy_onebyone:
-            f = getattr(self.scipy_dist, name)
+        f = getattr(self.scipy_dist, name)
+        if onebyone is None:
+            onebyone = self.scipy_onebyone
+        if not onebyone:
             if points is None:
                 return numpy.asarray(f(**self.scipy_params))
             return numpy.asarray(f(points, **self.scipy_params))
         batch = self._batch_shape
-        n_event = len(self.event_shape)
-        results = {}
-        for index, params in self.scipy_onebyone_params_iter():
-            f = getattr(self.scipy_dist, name)
+        lead = 0 if points is None else (
+            points.ndim - len(batch) - len(self.event_shape))
+        results = []
+        for index, params in zip(numpy.ndindex(*batch),
+                                 self.scipy_onebyone_params_iter()):
             if points is None:
-                results[index] = numpy.asarray(f(**params))
+                results.append(numpy.asarray(f(**params)))
             else:
-                lead = points.ndim - len(batch) - n_event
                 key = (slice(None),) * lead + index
-                results[index] = numpy.asarray(f(points[key], **params))
-        first = next(iter(results.values()))
-        if points is None:
-            out = numpy.empty(batch + first.shape, first.dtype)
-            for index, r in results.items():
-                out[index] = r
-            return out
-        lead = points.ndim - len(batch) - n_event
-        out = numpy.empty(first.shape[:lead] + batch + first.shape[lead:],
-                          first.dtype)
-        for index, r in results.items():
-            out[(slice(None),) * lead + index] = r
-        return out
+                results.append(numpy.asarray(f(points[key], **params)))
+        return _stack_batch(results, lead, batch)
 
-    def _compare(self, actual, expected):
-        array_module.assert_allclose(_to_cpu(actual), expected,
-                                     **self.options)
+    def _compare(self, actual, expected, **tol):
+        array_module.assert_allclose(_to_cpu(actual), expected, **tol)
 
-    # --- shapes and support --------------------------------------------
+    # --- shapes and support (no SciPy) --------------------------------------
 
-    def _check_batch_shape(self, is_gpu):
-        self._skip_unless('batch_shape')
-        self.assertEqual(self._dist(is_gpu).batch_shape, self._batch_shape)
-
-    def _check_event_shape(self, is_gpu):
-        self._skip_unless('event_shape')
-        self.assertEqual(self._dist(is_gpu).event_shape,
-                         tuple(self.event_shape))
-
-    def _check_support(self, is_gpu):
-        self._skip_unless('support')
-        self.assertEqual(self._dist(is_gpu).support, self.support)
-
-    # --- moments ---------------------------------------------------------
-
-    def _check_property(self, target, attribute, scipy_name, is_gpu):
+    def _check_attribute(self, target, expected, is_gpu):
         self._skip_unless(target)
-        actual = getattr(self._dist(is_gpu), attribute)
+        self.assertEqual(getattr(self._dist(is_gpu), target), expected)
+
+    def test_batch_shape_cpu(self):
+        self._check_attribute('batch_shape', self._batch_shape, False)
+
+    def test_batch_shape_gpu(self):
+        _skip_without_cupy()
+        self._check_attribute('batch_shape', self._batch_shape, True)
+
+    def test_event_shape_cpu(self):
+        self._check_attribute('event_shape', tuple(self.event_shape), False)
+
+    def test_event_shape_gpu(self):
+        _skip_without_cupy()
+        self._check_attribute('event_shape', tuple(self.event_shape), True)
+
+    def test_support_cpu(self):
+        self._check_attribute('support', self.support, False)
+
+    def test_support_gpu(self):
+        _skip_without_cupy()
+        self._check_attribute('support', self.support, True)
+
+    # --- moments -------------------------------------------------------------
+
+    def _check_property(self, target, scipy_name, is_gpu):
+        self._skip_unless(target)
+        actual = getattr(self._dist(is_gpu), target)
         self._compare(actual, self._scipy(scipy_name))
 
     def check_mean(self, is_gpu):
-        self._check_property('mean', 'mean', 'mean', is_gpu)
+        self._check_property('mean', 'mean', is_gpu)
 
     def check_variance(self, is_gpu):
-        self._check_property('variance', 'variance', 'var', is_gpu)
+        self._check_property('variance', 'var', is_gpu)
 
     def check_stddev(self, is_gpu):
-        self._check_property('stddev', 'stddev', 'std', is_gpu)
+        self._check_property('stddev', 'std', is_gpu)
 
     def check_entropy(self, is_gpu):
-        self._check_property('entropy', 'entropy', 'entropy', is_gpu)
+        self._check_property('entropy', 'entropy', is_gpu)
 
-    # --- functions of a point --------------------------------------------
+    # --- functions of a point ------------------------------------------------
 
     def _check_function(self, target, method, scipy_name, is_gpu,
-                        points=None):
+                        points=None, onebyone=None):
         self._skip_unless(target)
         if points is None:
             points = self.sample_for_test()
-        actual = getattr(self._dist(is_gpu), method)(
-            self._to_device(points, is_gpu))
-        self._compare(actual, self._scipy(scipy_name, points))
+        x = _to_gpu(points) if is_gpu else points
+        actual = getattr(self._dist(is_gpu), method)(x)
+        self._compare(actual, self._scipy(scipy_name, points, onebyone))
 
     def check_log_prob(self, is_gpu):
         self._check_function('log_prob', 'log_prob',
@@ -220,56 +239,76 @@ class distribution_unittest(unittest.TestCase):
                              'logsf', is_gpu)
 
     def check_icdf(self, is_gpu):
+        # Probabilities, not points: SciPy's ppf takes the whole batch.
+        self._skip_unless('icdf')
         sample_shape = tuple(getattr(self, 'sample_shape', ()))
-        dtype = numpy.asarray(next(iter(self.params.values()))).dtype
-        if dtype.kind != 'f':
-            dtype = numpy.dtype(numpy.float32)
         p = numpy.random.uniform(
-            0.05, 0.95, sample_shape + self._batch_shape).astype(dtype)
-        self._check_function('icdf', 'icdf', 'ppf', is_gpu, points=p)
+            0, 1, sample_shape + self._batch_shape).astype(numpy.float32)
+        self._check_function('icdf', 'icdf', 'ppf', is_gpu, points=p,
+                             onebyone=False)
 
-    # --- sampling --------------------------------------------------------
+    # --- sampling ------------------------------------------------------------
 
     def check_sample(self, is_gpu):
         self._skip_unless('sample')
-        dist = self._dist(is_gpu)
         sample_shape = tuple(getattr(self, 'sample_shape', ()))
-        smp = _to_cpu(dist.sample(sample_shape))
-        self.assertEqual(
-            smp.shape,
-            sample_shape + self._batch_shape + tuple(self.event_shape))
-        many = _to_cpu(dist.sample((_N_SAMPLES,))).astype(numpy.float64)
-        mean = self._scipy('mean')
-        std = self._scipy('std')
-        array_module.assert_allclose(many.mean(axis=0), mean, **_SAMPLE_TOL)
-        array_module.assert_allclose(many.std(axis=0), std, **_SAMPLE_TOL)
+        smp1 = _to_cpu(self._dist(is_gpu).sample(
+            sample_shape=(_N_SAMPLES,) + sample_shape))
+        if self.scipy_onebyone:
+            draws = [numpy.asarray(self.scipy_dist.rvs(
+                size=(_N_SAMPLES,) + sample_shape, **params))
+                for params in self.scipy_onebyone_params_iter()]
+            smp2 = _stack_batch(draws, 1 + len(sample_shape),
+                                self._batch_shape)
+        else:
+            smp2 = numpy.asarray(self.scipy_dist.rvs(
+                size=(_N_SAMPLES,) + sample_shape + self._batch_shape,
+                **self.scipy_params))
+        array_module.assert_allclose(smp1.mean(axis=0), smp2.mean(axis=0),
+                                     **_SAMPLE_TOL)
+        array_module.assert_allclose(smp1.std(axis=0), smp2.std(axis=0),
+                                     **_SAMPLE_TOL)
 
 
-_TARGETS = {'batch_shape', 'event_shape', 'support', 'mean', 'variance',
-            'stddev', 'entropy', 'log_prob', 'prob', 'cdf', 'log_cdf', 'icdf',
-            'survival', 'log_survival', 'sample'}
+def _stack_batch(results, lead, batch):
+    """Arranges per-element results (in C order over ``batch``), each of
+    shape ``lead_shape + rest``, into ``lead_shape + batch + rest``."""
+    first = results[0] if results else numpy.zeros(())
+    out = numpy.empty(first.shape[:lead] + tuple(batch) + first.shape[lead:],
+                      first.dtype)
+    for index, r in zip(numpy.ndindex(*batch), results):
+        out[(slice(None),) * lead + index] = r
+    return out
 
 
 def _add_tests():
-    def make(checker, is_gpu):
+    def make(target, is_gpu):
         def test(self):
             if is_gpu:
-                from chainer.backends import cuda
-                if not cuda.available:
-                    raise unittest.SkipTest('CuPy is not available')
-            getattr(self, checker)(is_gpu)
+                _skip_without_cupy()
+            getattr(self, 'check_' + target)(is_gpu)
+        test.__name__ = 'test_{}_{}'.format(target, 'gpu' if is_gpu else 'cpu')
         return test
 
-    for target in sorted(_TARGETS):
-        checker = 'check_' + target
-        if not hasattr(distribution_unittest, checker):
-            checker = '_check_' + target
-        cpu = make(checker, False)
-        gpu = make(checker, True)
-        cpu.__name__ = 'test_{}_cpu'.format(target)
-        gpu.__name__ = 'test_{}_gpu'.format(target)
-        setattr(distribution_unittest, cpu.__name__, cpu)
-        setattr(distribution_unittest, gpu.__name__, gpu)
+    for target in sorted(_TARGETS - {'batch_shape', 'event_shape',
+                                     'support'}):
+        for is_gpu in (False, True):
+            test = make(target, is_gpu)
+            setattr(distribution_unittest, test.__name__, test)
 
 
+def _mark_gpu_tests():
+    """Marks the ``_gpu`` tests ``gpu`` (skipped without CuPy), when the
+    first test class is defined: importing chainer must not import pytest,
+    which the marks need."""
+    if _marked or not attr.is_available():
+        return
+    for target in _TARGETS:
+        name = 'test_{}_gpu'.format(target)
+        setattr(distribution_unittest, name,
+                attr.gpu(getattr(distribution_unittest, name)))
+    _marked.append(True)
+
+
+_marked = []
 _add_tests()

@@ -103,7 +103,7 @@ def test_harness_catches_a_wrong_mean():
     _case(Broken, 'test_log_prob_cpu').test_log_prob_cpu()
     with pytest.raises(Exception) as info:
         _case(Broken, 'test_cdf_cpu').test_cdf_cpu()
-    assert 'not in test_targets' in str(info.value)
+    assert str(info.value) == "'cdf' does not exist in test_targets."
 
 
 def test_invalid_target_is_rejected():
@@ -113,3 +113,95 @@ def test_invalid_target_is_rejected():
 
     with pytest.raises(ValueError, match='median'):
         _case(Bad, 'test_mean_cpu')
+
+
+class _Recorder:
+    """A distribution that records its constructor arguments."""
+
+    calls = []
+
+    def __init__(self, **kwargs):
+        _Recorder.calls.append(kwargs)
+        self.loc = kwargs['loc']
+
+    batch_shape = property(lambda self: self.loc.shape)
+
+    @property
+    def mean(self):
+        return self.loc
+
+
+def test_options_go_to_the_distribution_and_params_become_variables():
+    class Case(testing.distribution_unittest):
+        is_variable = True
+        shape = (2,)
+
+        def setUp_configure(self):
+            self.dist = _Recorder
+            self.scipy_dist = stats.norm
+            self.test_targets = {'mean', 'batch_shape'}
+            loc = numpy.array([0.5, -1.], numpy.float32)
+            self.params = {'loc': loc}
+            self.scipy_params = {'loc': loc}
+            self.options = {'binary_check': True}
+
+    _Recorder.calls = []
+    case = _case(Case, 'test_mean_cpu')
+    assert isinstance(case.params['loc'], chainer.Variable)
+    case.test_mean_cpu()
+    case.test_batch_shape_cpu()
+    kwargs = _Recorder.calls[0]
+    assert sorted(kwargs) == ['binary_check', 'loc']
+    assert kwargs['binary_check'] is True
+    assert isinstance(kwargs['loc'], chainer.Variable)
+
+
+def test_onebyone_params_iter_yields_dicts_in_c_order():
+    class Case(testing.distribution_unittest):
+        shape = (2, 3)
+
+        def setUp_configure(self):
+            p = numpy.arange(6.).reshape(2, 3)
+            self.dist = _Recorder
+            self.scipy_dist = stats.norm
+            self.params = {'loc': p}
+            self.scipy_params = {'loc': p, 'scale': p + 1}
+
+    case = _case(Case, 'test_mean_cpu')
+    params = list(case.scipy_onebyone_params_iter())
+    assert [float(d['loc']) for d in params] == [0, 1, 2, 3, 4, 5]
+    assert [float(d['scale']) for d in params] == [1, 2, 3, 4, 5, 6]
+
+
+def test_gpu_tests_are_marked_gpu():
+    for name in ('test_mean_gpu', 'test_sample_gpu', 'test_batch_shape_gpu',
+                 'test_support_gpu', 'test_event_shape_gpu'):
+        method = getattr(TestNormalHarness.cases[0], name)
+        assert 'gpu' in [m.name for m in method.pytestmark], name
+    cpu = TestNormalHarness.cases[0].test_mean_cpu
+    assert 'gpu' not in [m.name for m in getattr(cpu, 'pytestmark', [])]
+
+
+def test_sample_check_catches_a_wrong_spread():
+    class Wide(_Normal):
+        def sample(self, sample_shape=()):
+            return super().sample(sample_shape) * 1.5
+
+    class Case(testing.distribution_unittest):
+        shape = (3,)
+        sample_shape = (2,)
+        dist_class = Wide
+
+        def setUp_configure(self):
+            self.dist = self.dist_class
+            self.scipy_dist = stats.norm
+            self.test_targets = {'sample'}
+            loc = numpy.zeros(3, numpy.float32)
+            scale = numpy.ones(3, numpy.float32)
+            self.params = {'loc': loc, 'scale': scale}
+            self.scipy_params = {'loc': loc, 'scale': scale}
+
+    with pytest.raises(AssertionError):
+        _case(Case, 'test_sample_cpu').test_sample_cpu()
+    Case.dist_class = _Normal
+    _case(Case, 'test_sample_cpu').test_sample_cpu()
