@@ -13,6 +13,10 @@ import sys
 import unittest
 
 
+# What a method wrapper returns to hide a test method in a generated class.
+HIDE = object()
+
+
 class _ParameterizedTestCaseBundle:
     """The generated test classes (``cases``: a list of classes)."""
 
@@ -37,7 +41,10 @@ def make_decorator(generate):
     ``(name_suffix, attrs, method_wrapper)``: each gives the subclass
     ``cls.__name__ + name_suffix`` with the class attributes ``attrs``, and
     its test methods (the names starting with ``test``) passed through
-    ``method_wrapper(name, method)`` (None: unchanged)."""
+    ``method_wrapper(name, method)`` (None: unchanged; :data:`HIDE`: not a
+    test of that class). An empty suffix makes a class of the same name,
+    which a further decorator expands (alone, the name is rebound to the
+    bundle, so it is not collected)."""
 
     def decorator(cls_or_bundle):
         if isinstance(cls_or_bundle, _ParameterizedTestCaseBundle):
@@ -61,11 +68,13 @@ def make_decorator(generate):
 
 
 def _test_method_names(cls):
+    """The names of the test methods of ``cls`` (a name set to None in a
+    subclass hides the method of the same name)."""
     names = []
     for klass in cls.__mro__:
-        for name, value in vars(klass).items():
-            if name.startswith('test') and callable(value) and \
-                    name not in names:
+        for name in vars(klass):
+            if name.startswith('test') and name not in names and \
+                    callable(getattr(cls, name, None)):
                 names.append(name)
     return names
 
@@ -78,7 +87,9 @@ def _make_case(module, base, suffix, attrs, wrapper):
     if wrapper is not None:
         for mname in _test_method_names(base):
             new = wrapper(mname, getattr(base, mname))
-            if new is not None:
+            if new is HIDE:
+                body[mname] = None
+            elif new is not None:
                 body[mname] = new
     case = type(name, (base,), body)
     if module is not None:

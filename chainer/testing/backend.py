@@ -96,25 +96,34 @@ class BackendConfig:
         return '__'.join('{}_{}'.format(k, fmt(v)) for k, v in self._props)
 
     def get_pytest_marks(self):
-        """The pytest marks (and skips) of tests run on this backend."""
+        """The pytest marks of tests run on this backend: ``gpu`` for CUDA
+        (CuPy, or a ChainerX ``cuda:N`` device), ``cudnn`` with cuDNN on,
+        ``chainerx``, ``ideep``; with the skips of what is not there (CuPy,
+        enough GPUs; ChainerX and iDeep always)."""
         import pytest
         from chainer.backends import cuda
         marks = []
+        gpu_index = None
         if self.use_chainerx:
             marks.append(pytest.mark.chainerx)
             marks.append(pytest.mark.skip(
                 reason='ChainerX is not supported by chainer-ng'))
+            backend, _, index = str(self.chainerx_device).partition(':')
+            if backend == 'cuda':
+                gpu_index = int(index or 0)
         if self.use_cuda:
-            marks.append(pytest.mark.gpu)
+            gpu_index = self.cuda_device
             if self.use_cudnn != 'never':
                 marks.append(pytest.mark.cudnn)
+        if gpu_index is not None:
+            marks.append(pytest.mark.gpu)
             marks.append(pytest.mark.skipif(
                 not cuda.available, reason='CuPy is not available'))
-            if self.cuda_device >= 1:
+            if gpu_index >= 1:
                 from chainer.testing import attr
                 marks.append(pytest.mark.skipif(
-                    attr._gpu_count() <= self.cuda_device,
-                    reason='needs {} GPUs'.format(self.cuda_device + 1)))
+                    attr._gpu_count() <= gpu_index,
+                    reason='needs {} GPUs'.format(gpu_index + 1)))
         if self.use_ideep != 'never':
             marks.append(pytest.mark.ideep)
             marks.append(pytest.mark.skip(
@@ -142,16 +151,23 @@ class BackendConfig:
         return self.device.send(np_array)
 
 
-def _wrap_backend(method, backend_config):
+def _wrap_backend(method, backend_config, inject=True):
     # No functools.wraps: pytest must see a method without arguments, not
     # look for a ``backend_config`` fixture through ``__wrapped__``.
-    def wrapped(self, *args, **kwargs):
-        return method(self, backend_config, *args, **kwargs)
+    if inject:
+        def wrapped(self, *args, **kwargs):
+            return method(self, backend_config, *args, **kwargs)
+    else:
+        def wrapped(self, *args, **kwargs):
+            return method(self, *args, **kwargs)
     wrapped.__name__ = method.__name__
     wrapped.__qualname__ = getattr(method, '__qualname__', method.__name__)
     wrapped.__doc__ = method.__doc__
     wrapped.__dict__.update({k: v for k, v in vars(method).items()
                              if k != '__wrapped__'})
+    # a fresh list: the marks of this backend must not reach the method
+    # shared with the other backends' classes
+    wrapped.pytestmark = list(getattr(method, 'pytestmark', []))
     for mark in backend_config.get_pytest_marks():
         wrapped = mark(wrapped)
     return wrapped
@@ -169,16 +185,23 @@ def _takes_argument(method):
 def inject_backend_tests(method_names, params):
     """Runs test methods once per backend configuration.
 
-    It generates one test class per configuration (named after
-    :meth:`BackendConfig.get_func_str`); in each, the methods named in
-    ``method_names`` (all ``test*`` methods if None) are called with the
-    :class:`BackendConfig` as their argument. GPU configurations carry the
-    ``gpu`` mark and are skipped without CuPy.
+    It generates one test class per configuration, named
+    ``<Class>_<config>`` after :meth:`BackendConfig.get_func_str`, whose
+    test methods receive the :class:`BackendConfig` as their argument and
+    carry its pytest marks (``gpu``, ``cudnn``, ``chainerx``, ``ideep``), so
+    that ``pytest -m 'not gpu'`` deselects the GPU configurations.
+
+    - ``method_names=None``: every ``test*`` method runs in each
+      configuration's class; those that take an argument receive the
+      configuration.
+    - a list of names: only those methods are in the configurations'
+      classes; the class's other test methods stay in a class of the
+      original name, which a further decorator (``parameterize``) expands
+      (as in Chainer, alone it is not collected).
 
     Args:
         method_names (list of str or None): The test methods taking a
-            ``backend_config`` argument (None: every ``test*`` method that
-            takes an argument).
+            ``backend_config`` argument.
         params (list of dicts or a dict): The :class:`BackendConfig`
             parameters.
 
@@ -203,13 +226,17 @@ def inject_backend_tests(method_names, params):
     configs = [BackendConfig(p) for p in params]
 
     def generate(base):
+        if method_names is not None:
+            def rest(name, method):
+                return _bundle.HIDE if name in method_names else None
+            yield '', {}, rest
         for config in configs:
             def wrapper(name, method, config=config):
                 if method_names is None:
-                    if not _takes_argument(method):
-                        return None
-                elif name not in method_names:
-                    return None
+                    return _wrap_backend(method, config,
+                                         _takes_argument(method))
+                if name not in method_names:
+                    return _bundle.HIDE
                 return _wrap_backend(method, config)
             yield '_' + config.get_func_str(), {}, wrapper
 

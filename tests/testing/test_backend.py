@@ -62,9 +62,51 @@ def test_backend_config_context_and_get_array():
     assert a.shape == b.shape == (3,)
 
 
-def test_inject_backend_tests_generates_one_class_per_config():
-    mod = types.ModuleType('_fake_backend_mod')
-    sys.modules[mod.__name__] = mod
+_CPU = testing.BackendConfig({}).get_func_str()
+_CUDA = testing.BackendConfig({'use_cuda': True}).get_func_str()
+
+
+def _fake_module(name):
+    mod = types.ModuleType(name)
+    sys.modules[name] = mod
+    return mod
+
+
+def _marks(method):
+    return sorted({m.name for m in getattr(method, 'pytestmark', [])})
+
+
+def test_backend_config_chainerx_marks():
+    native = testing.BackendConfig(
+        {'use_chainerx': True, 'chainerx_device': 'native:0'})
+    assert _marks_of(native) == ['chainerx', 'skip']
+    gpu = testing.BackendConfig(
+        {'use_chainerx': True, 'chainerx_device': 'cuda:0'})
+    assert _marks_of(gpu) == ['chainerx', 'gpu', 'skip', 'skipif']
+    gpu1 = testing.BackendConfig(
+        {'use_chainerx': True, 'chainerx_device': 'cuda:1'})
+    skipifs = [m for m in gpu1.get_pytest_marks() if m.name == 'skipif']
+    assert len(skipifs) == 2  # no CuPy; fewer than 2 GPUs
+    assert gpu1.get_func_str().startswith(
+        'use_chainerx_true__chainerx_device_cuda:1__use_cuda_false__')
+
+
+def _marks_of(config):
+    return sorted({m.name for m in config.get_pytest_marks()})
+
+
+def test_backend_config_ideep_and_cuda_marks():
+    assert _marks_of(testing.BackendConfig({'use_ideep': 'always'})) == [
+        'ideep', 'skip']
+    assert _marks_of(testing.BackendConfig({'use_cuda': True})) == [
+        'gpu', 'skipif']
+    assert _marks_of(testing.BackendConfig(
+        {'use_cuda': True, 'use_cudnn': 'always'})) == [
+            'cudnn', 'gpu', 'skipif']
+
+
+def test_inject_backend_tests_with_method_names():
+    mod = _fake_module('_fake_backend_mod')
     calls = []
 
     def test_a(self, backend_config):
@@ -78,15 +120,82 @@ def test_inject_backend_tests_generates_one_class_per_config():
         'test_plain': test_plain})
     bundle = testing.inject_backend_tests(
         ['test_a'], [{}, {'use_cuda': True}])(cls)
-    names = sorted(k for k in vars(mod) if k.startswith('TestBE_'))
-    assert len(names) == 2 and len(bundle.cases) == 2
-    cpu = getattr(mod, 'TestBE_' + testing.BackendConfig({}).get_func_str())
+    assert sorted(c.__name__ for c in bundle.cases) == [
+        'TestBE', 'TestBE_' + _CPU, 'TestBE_' + _CUDA]
+    by_name = {c.__name__: c for c in bundle.cases}
+    rest, cpu = by_name['TestBE'], by_name['TestBE_' + _CPU]
+    gpu = by_name['TestBE_' + _CUDA]
+    # The listed methods only in the backends' classes, the others only in
+    # the class of the original name.
+    assert rest.test_a is None and rest.test_plain is test_plain
+    assert cpu.test_plain is None and gpu.test_plain is None
+    cpu('test_a').test_a()
+    rest('test_plain').test_plain()
+    assert calls == [('a', False), ('plain',)]
+    assert _marks(gpu.test_a) == ['gpu', 'skipif']
+    assert _marks(cpu.test_a) == []
+    loader = unittest.TestLoader()
+    assert loader.getTestCaseNames(cpu) == ['test_a']
+    assert loader.getTestCaseNames(rest) == ['test_plain']
+
+
+def test_inject_backend_tests_without_method_names():
+    mod = _fake_module('_fake_backend_mod2')
+    calls = []
+
+    def test_a(self, backend_config):
+        calls.append(('a', backend_config.use_cuda))
+
+    def test_plain(self):
+        calls.append(('plain',))
+
+    cls = type('TestBE', (unittest.TestCase,), {
+        '__module__': mod.__name__, 'test_a': test_a,
+        'test_plain': test_plain})
+    bundle = testing.inject_backend_tests(
+        None, [{}, {'use_cuda': True}])(cls)
+    assert sorted(c.__name__ for c in bundle.cases) == [
+        'TestBE_' + _CPU, 'TestBE_' + _CUDA]
+    assert sorted(k for k in vars(mod) if k.startswith('TestBE')) == [
+        'TestBE_' + _CPU, 'TestBE_' + _CUDA]
+    cpu = getattr(mod, 'TestBE_' + _CPU)
+    gpu = getattr(mod, 'TestBE_' + _CUDA)
     cpu('test_a').test_a()
     cpu('test_plain').test_plain()
     assert calls == [('a', False), ('plain',)]
-    gpu = [getattr(mod, n) for n in names if 'use_cuda_true' in n][0]
-    marks = [m.name for m in gpu.test_a.pytestmark]
-    assert 'gpu' in marks
+    # every test of a GPU configuration is marked, so that a CPU run
+    # deselects it
+    assert _marks(gpu.test_a) == ['gpu', 'skipif']
+    assert _marks(gpu.test_plain) == ['gpu', 'skipif']
+    assert _marks(cpu.test_plain) == [] and _marks(test_plain) == []
+
+
+def test_inject_then_parameterize_names():
+    mod = _fake_module('_fake_backend_mod3')
+
+    def test_a(self, backend_config):
+        pass
+
+    def test_plain(self):
+        pass
+
+    cls = type('TestBP', (unittest.TestCase,), {
+        '__module__': mod.__name__, 'test_a': test_a,
+        'test_plain': test_plain})
+    setattr(mod, 'TestBP', cls)
+    inner = testing.inject_backend_tests(['test_a'], [{}])
+    outer = testing.parameterize({'use_gamma': True}, {'use_gamma': False})
+    bundle = outer(inner(cls))
+    setattr(mod, 'TestBP', bundle)
+    assert sorted(c.__name__ for c in bundle.cases) == [
+        'TestBP_param_0_{use_gamma=True}',
+        'TestBP_param_1_{use_gamma=False}',
+        'TestBP_' + _CPU + '_param_0_{use_gamma=True}',
+        'TestBP_' + _CPU + '_param_1_{use_gamma=False}']
+    generated = sorted(k for k in vars(mod) if k.startswith('TestBP_'))
+    assert generated == sorted(c.__name__ for c in bundle.cases)
+    plain = getattr(mod, 'TestBP_param_0_{use_gamma=True}')
+    assert plain.test_a is None and plain.use_gamma is True
 
 
 _received = []
