@@ -9,11 +9,19 @@ from chainer.testing import array as _array
 from chainer.testing import attr
 from chainer.testing import parameterized
 
-_FWD_TOL = {numpy.dtype(numpy.float16): {'atol': 1e-3, 'rtol': 1e-3}}
-_BWD_TOL = {
-    numpy.dtype(numpy.float16): {'atol': 1e-2, 'rtol': 1e-2},
-    numpy.dtype(numpy.float32): {'atol': 1e-4, 'rtol': 1e-3},
-}
+# Chainer's default tolerances; the options given to the decorator update
+# them (a key given replaces that key only).
+_FWD_TOL = {'atol': 1e-4, 'rtol': 1e-4}
+_FWD_TOL_FLOAT16 = {'atol': 9.77e-4, 'rtol': 9.77e-4}
+_BWD_TOL = {'dtype': numpy.float64, 'atol': 1e-4, 'rtol': 1e-4}
+_BWD_TOL_FLOAT16 = {'eps': 2 ** -4, 'atol': 2 ** -4, 'rtol': 2 ** -4,
+                    'dtype': numpy.float64}
+
+
+def _options(default, default_float16, given, dtype):
+    options = dict(default_float16 if dtype == numpy.float16 else default)
+    options.update(given or {})
+    return options
 
 
 def _default_make_data(shape, dtype):
@@ -58,10 +66,13 @@ def unary_math_function_unittest(func, func_expected=None,
         is_linear (bool): If True, the double backward test runs on
             ``func(x) ** 2`` (kept for compatibility; not needed).
         forward_options (dict): Options of
-            :func:`chainer.testing.assert_allclose`.
+            :func:`chainer.testing.assert_allclose`; they update the
+            defaults (``atol=rtol=1e-4``; ``9.77e-4`` for float16).
         backward_options, double_backward_options (dict): Options of
             :func:`chainer.gradient_check.check_backward` and
-            ``check_double_backward``.
+            ``check_double_backward``; they update the defaults
+            (``dtype=numpy.float64, atol=rtol=1e-4``; for float16 ``eps``,
+            ``atol`` and ``rtol`` are ``2 ** -4``).
 
     >>> import unittest
     >>> from chainer import testing
@@ -88,15 +99,12 @@ def unary_math_function_unittest(func, func_expected=None,
         self.x, self.gy, self.ggx = [
             numpy.asarray(a) for a in make_data(self.shape, self.dtype)]
         dtype = numpy.dtype(self.dtype)
-        self.forward_options = dict(
-            _FWD_TOL.get(dtype, {}) if forward_options is None
-            else forward_options)
-        default = dict(_BWD_TOL.get(dtype, {}), dtype=numpy.float64)
-        self.backward_options = dict(
-            default if backward_options is None else backward_options)
-        self.double_backward_options = dict(
-            default if double_backward_options is None
-            else double_backward_options)
+        self.forward_options = _options(
+            _FWD_TOL, _FWD_TOL_FLOAT16, forward_options, dtype)
+        self.backward_options = _options(
+            _BWD_TOL, _BWD_TOL_FLOAT16, backward_options, dtype)
+        self.double_backward_options = _options(
+            _BWD_TOL, _BWD_TOL_FLOAT16, double_backward_options, dtype)
 
     def check_forward(self, x_data):
         y = f(chainer.Variable(x_data))
