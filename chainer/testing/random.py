@@ -13,6 +13,11 @@ _DEFAULT_SEED = 100
 
 
 def _seed():
+    """The seed of a test: ``CHAINER_TEST_RANDOM_SEED`` (100 by default), or
+    None (fresh entropy) when ``CHAINER_TEST_RANDOM_NONDETERMINISTIC`` is a
+    nonzero integer, as in Chainer."""
+    if int(os.environ.get('CHAINER_TEST_RANDOM_NONDETERMINISTIC', '0')):
+        return None
     return int(os.environ.get('CHAINER_TEST_RANDOM_SEED', _DEFAULT_SEED))
 
 
@@ -99,7 +104,9 @@ def fix_random(*, setup_method='setUp', teardown_method='tearDown'):
     test: in ``setup_method`` and ``teardown_method`` (for a plain pytest
     class, pass ``setup_method='setup_method',
     teardown_method='teardown_method'``). The seed is 100, or
-    ``CHAINER_TEST_RANDOM_SEED``.
+    ``CHAINER_TEST_RANDOM_SEED``; with
+    ``CHAINER_TEST_RANDOM_NONDETERMINISTIC=1`` each test draws a fresh
+    one.
 
     Apply it outside of ``condition.retry`` and ``condition.repeat``, so
     that the trials differ.

@@ -59,3 +59,18 @@ class TestFixRandomPlain:
         x = numpy.random.rand()
         numpy.random.seed(testing.random._seed())
         assert x == numpy.random.rand()
+
+
+def test_fix_random_seeds_numpy_with_100_as_chainer():
+    numpy.random.seed(100)
+    expected = numpy.random.rand()
+    numpy.random.seed(5)
+    assert testing.fix_random()(numpy.random.rand)() == expected
+
+
+def test_fix_random_nondeterministic_env(monkeypatch):
+    f = testing.fix_random()(lambda: numpy.random.rand(4))
+    monkeypatch.setenv('CHAINER_TEST_RANDOM_NONDETERMINISTIC', '0')
+    numpy.testing.assert_array_equal(f(), f())
+    monkeypatch.setenv('CHAINER_TEST_RANDOM_NONDETERMINISTIC', '1')
+    assert not numpy.array_equal(f(), f())
