@@ -217,6 +217,15 @@ class _TestCaseBase(unittest.TestCase):
     check_forward_options = {}
     check_backward_options = {}
     _error = _TestError
+    _option_names = ('check_forward_options', 'check_backward_options')
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # Each test gets its own copies: ``setUp`` typically updates them
+        # (``self.check_backward_options.update(...)``), which must not
+        # reach the class (and every other test of the process).
+        for name in self._option_names:
+            setattr(self, name, dict(getattr(type(self), name) or {}))
 
     def before_test(self, test_name):
         """Called before each test (raise :class:`unittest.SkipTest` to skip
@@ -325,6 +334,8 @@ class FunctionTestCase(_TestCaseBase):
     skip_double_backward_test = False
     check_double_backward_options = {}
     _error = FunctionTestError
+    _option_names = ('check_forward_options', 'check_backward_options',
+                     'check_double_backward_options')
 
     def forward(self, inputs, device):
         """Runs the function on the input Variables; returns a tuple of

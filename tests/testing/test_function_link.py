@@ -271,3 +271,32 @@ def test_initializer_argument():
     assert arg.argument_value is None and arg.expected_initializer == 0
     with pytest.raises(ValueError):
         testing.InitializerArgument(0, None)
+
+
+def test_options_are_per_test_copies():
+    class Case(testing.FunctionTestCase):
+        check_backward_options = {'atol': 1}
+
+        def setUp(self):
+            self.check_backward_options.update({'eps': 0.25})
+            self.check_double_backward_options.update({'rtol': 3})
+
+    a = Case('test_forward')
+    a.setUp()
+    assert a.check_backward_options == {'atol': 1, 'eps': 0.25}
+    assert a.check_double_backward_options == {'rtol': 3}
+    b = Case('test_forward')
+    assert b.check_backward_options == {'atol': 1}
+    assert b.check_double_backward_options == {}
+    assert b.check_forward_options == {}
+    assert testing.FunctionTestCase.check_double_backward_options == {}
+    assert Case.check_backward_options == {'atol': 1}
+
+    class Link(testing.LinkTestCase):
+        def setUp(self):
+            self.check_forward_options.update({'atol': 5})
+
+    link = Link('test_forward')
+    link.setUp()
+    assert Link('test_forward').check_forward_options == {}
+    assert testing.LinkTestCase.check_forward_options == {}
