@@ -5,7 +5,9 @@ Everything lives under the dataset root: ``$CHAINER_DATASET_ROOT``, or
 the MD5 hex digest of the URL (Chainer's layout, so caches are shared with
 it). Every file is written to a temporary file in the same folder and
 renamed into place, so an interrupted download or conversion never leaves
-a half-written file where a complete one is expected.
+a half-written file where a complete one is expected. A file lock
+(Chainer's ``_dl_cache/_dl_lock``) makes processes that share the cache take
+turns: a URL is downloaded by one of them, and the others wait for its file.
 """
 
 import hashlib
@@ -13,6 +15,8 @@ import os
 import shutil
 import tempfile
 import urllib.request
+
+import filelock
 
 from chainer.utils._atomic import atomic_path
 
@@ -66,7 +70,9 @@ def cached_download(url, *, sha256=None):
     The file is cached at ``<root>/_dl_cache/<md5 of url>``; a later call
     returns that path without touching the network. The download goes to a
     temporary file in the cache folder, which is renamed into place only
-    when complete (and verified).
+    when complete (and verified). Processes that download into the same
+    cache take turns (a lock file, ``_dl_cache/_dl_lock``), so a URL that
+    several of them ask for at once is downloaded once.
 
     Args:
         url (str): The URL.
@@ -81,21 +87,29 @@ def cached_download(url, *, sha256=None):
     os.makedirs(cache_root, exist_ok=True)
     cache_path = os.path.join(
         cache_root, hashlib.md5(url.encode('utf-8')).hexdigest())
+    # The file appears only by an atomic rename, so once it exists it is
+    # complete, and a look without the lock is enough.
     if os.path.exists(cache_path):
         return cache_path
-
-    print('Downloading from {}...'.format(url))
-    with atomic_path(cache_path) as temp_path:
-        with open(temp_path, 'wb') as out, \
-                urllib.request.urlopen(url) as res:
-            shutil.copyfileobj(res, out, _CHUNK)
-        if sha256 is not None:
-            digest = _file_sha256(temp_path)
-            if digest != sha256.lower():
-                raise RuntimeError(
-                    'cached_download: the file downloaded from {} has '
-                    'SHA-256 {}, expected {}'.format(url, digest, sha256))
+    with filelock.FileLock(os.path.join(cache_root, '_dl_lock')):
+        # Another process may have downloaded it while this one waited.
+        if os.path.exists(cache_path):
+            return cache_path
+        print('Downloading from {}...'.format(url))
+        with atomic_path(cache_path) as temp_path:
+            _download(url, temp_path)
+            if sha256 is not None:
+                digest = _file_sha256(temp_path)
+                if digest != sha256.lower():
+                    raise RuntimeError(
+                        'cached_download: the file downloaded from {} has '
+                        'SHA-256 {}, expected {}'.format(url, digest, sha256))
     return cache_path
+
+
+def _download(url, path):
+    with open(path, 'wb') as out, urllib.request.urlopen(url) as res:
+        shutil.copyfileobj(res, out, _CHUNK)
 
 
 def cache_or_load_file(path, creator, loader):

@@ -1,8 +1,11 @@
 import functools
 import hashlib
 import http.server
+import multiprocessing
 import os
+import sys
 import threading
+import time
 
 import numpy
 import pytest
@@ -43,6 +46,11 @@ def server(tmp_path):
     thread.join()
 
 
+def _cached_files(root):
+    return [f for f in os.listdir(os.path.join(root, '_dl_cache'))
+            if f != '_dl_lock']
+
+
 def test_root_and_directory(root):
     assert download.get_dataset_root() == root
     path = download.get_dataset_directory('a/b', create_directory=False)
@@ -62,8 +70,9 @@ def test_cached_download(root, server, capsys):
     assert 'Downloading from' in capsys.readouterr().out
     assert download.cached_download(url + 'f.bin') == path
     assert hits == ['/f.bin']  # cached: one request only
-    # no temporary files are left behind
-    assert os.listdir(os.path.dirname(path)) == [os.path.basename(path)]
+    # no temporary files are left behind (the lock file stays)
+    assert sorted(os.listdir(os.path.dirname(path))) == \
+        sorted([os.path.basename(path), '_dl_lock'])
 
 
 def test_cached_download_checksum(root, server):
@@ -72,7 +81,7 @@ def test_cached_download_checksum(root, server):
     good = hashlib.sha256(b'data').hexdigest()
     with pytest.raises(RuntimeError, match='SHA-256'):
         download.cached_download(url + 'g.bin', sha256='0' * 64)
-    assert os.listdir(os.path.join(root, '_dl_cache')) == []
+    assert _cached_files(root) == []
     assert os.path.exists(download.cached_download(url + 'g.bin',
                                                    sha256=good))
 
@@ -81,7 +90,52 @@ def test_cached_download_http_error_leaves_nothing(root, server):
     url, _, _ = server
     with pytest.raises(Exception):
         download.cached_download(url + 'missing')
-    assert os.listdir(os.path.join(root, '_dl_cache')) == []
+    assert _cached_files(root) == []
+
+
+def _download_in_turn(root, url, log, barrier, results):
+    # A child process: a downloader that notes each call and takes its time,
+    # so that the other child asks while the download is under way.
+    real = download._download
+
+    def slow_download(url, path):
+        with open(log, 'a') as f:
+            f.write('{}\n'.format(os.getpid()))
+        real(url, path)
+        time.sleep(0.5)
+
+    download._download = slow_download
+    download.set_dataset_root(root)
+    barrier.wait()
+    path = download.cached_download(url)
+    with open(path, 'rb') as f:
+        results.put((path, f.read()))
+
+
+@pytest.mark.skipif(sys.platform == 'win32', reason='needs fork')
+def test_cached_download_two_processes(tmp_path):
+    source = tmp_path / 'data.bin'
+    payload = os.urandom(3 << 20)
+    source.write_bytes(payload)
+    url = source.as_uri()
+    root, log = str(tmp_path / 'root'), str(tmp_path / 'calls.log')
+    ctx = multiprocessing.get_context('fork')
+    barrier, results = ctx.Barrier(2), ctx.Queue()
+    procs = [ctx.Process(target=_download_in_turn,
+                         args=(root, url, log, barrier, results))
+             for _ in range(2)]
+    for p in procs:
+        p.start()
+    got = [results.get(timeout=60) for _ in procs]
+    for p in procs:
+        p.join(60)
+        assert p.exitcode == 0
+    # both got the complete file, at the same path; it was downloaded once
+    assert got[0][0] == got[1][0]
+    assert got[0][1] == payload and got[1][1] == payload
+    with open(log) as f:
+        assert len(f.read().split()) == 1
+    assert _cached_files(root) == [os.path.basename(got[0][0])]
 
 
 def test_cache_or_load_file(tmp_path):
