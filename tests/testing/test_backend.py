@@ -218,3 +218,31 @@ class TestInjectedPlain:
     def test_plain(self, backend_config):
         assert self.n in (1, 2)
         assert backend_config.device.name == '@numpy'
+
+
+def test_cpu_run_deselects_gpu_and_skips_chainerx(tmp_path):
+    import subprocess
+    test_file = tmp_path / 'test_backends_run.py'
+    test_file.write_text(
+        'import unittest\n'
+        'from chainer import testing\n'
+        '@testing.inject_backend_tests(None, [\n'
+        '    {}, {"use_cuda": True}, {"use_cuda": True, "use_cudnn": "always"},\n'
+        '    {"use_chainerx": True, "chainerx_device": "native:0"},\n'
+        '    {"use_chainerx": True, "chainerx_device": "cuda:0"},\n'
+        '    {"use_ideep": "always"}])\n'
+        'class TestB(unittest.TestCase):\n'
+        '    def test_a(self, backend_config):\n'
+        '        assert backend_config.xp.__name__ == "numpy"\n'
+        '    def test_plain(self):\n'
+        '        pass\n')
+    out = subprocess.run(
+        [sys.executable, '-m', 'pytest', '-p', 'no:cacheprovider',
+         '-p', 'chainer.testing._pytest_plugin', '-rs', '-W', 'error',
+         '-m', 'not gpu and not cudnn and not ideep', str(test_file)],
+        capture_output=True, text=True, cwd=tmp_path)
+    text = out.stdout
+    # CPU: 2 run; ChainerX native: 2 skipped; the 4 other configurations
+    # (8 tests) deselected
+    assert '2 passed, 2 skipped, 8 deselected' in text, text
+    assert 'ChainerX is not supported' in text
