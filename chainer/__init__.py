@@ -72,6 +72,7 @@ from chainer.functions.math import basic_math  # NOQA
 from chainer._runtime_info import print_runtime_info  # NOQA
 # Bound at import, as in Chainer, for code that reaches them as attributes.
 from chainer import _backprop_utils  # NOQA
+from chainer import _backend  # NOQA
 from chainer.backends import _chainerx  # NOQA
 from chainer.utils import _collections, conv, conv_nd_kernel, type_check  # NOQA
 from chainer.functions.pooling import (  # NOQA

@@ -444,6 +444,18 @@ class Link(device_resident.DeviceResident):
 
     # --- devices and serialization ----------------------------------------
 
+    @property
+    def _device_id(self):
+        """The id of the link's CUDA device, ``None`` off the GPU.
+
+        Deprecated (as in Chainer, which kept it for old code such as
+        chainerrl's): use :attr:`device`.
+        """
+        warnings.warn('Link._device_id is deprecated: use Link.device',
+                      DeprecationWarning, stacklevel=2)
+        device = self.device
+        return device.device.id if device.name.startswith('@cupy:') else None
+
     def device_resident_accept(self, visitor):
         super().device_resident_accept(visitor)
         d = self.__dict__

@@ -90,20 +90,33 @@ def to_device(device, x):
     return _as_device(device).send(x)
 
 
-def _stack(arrays, padding):
+# The two helpers below keep Chainer's private names and signatures:
+# libraries built on Chainer (chainer-chemistry) import them.
+
+def _concat_arrays(arrays, padding):
+    """Stacks one field of the examples along a new first axis, padding
+    them to the largest shape with ``padding`` unless it is ``None``."""
     first = arrays[0]
     if not isinstance(first, backend._get_array_types()):
         # Python or NumPy scalars (labels): one array of them.
         first = numpy.asarray(first)
         arrays = [numpy.asarray(a) for a in arrays]
-    xp = backend.get_array_module(first)
-    if padding is None:
-        with backend.get_device_from_array(first).create_context():
-            return xp.stack(arrays)
+    if padding is not None:
+        return _concat_arrays_with_padding(arrays, padding)
+    with backend.get_device_from_array(first).create_context():
+        return backend.get_array_module(first).stack(arrays)
+
+
+def _concat_arrays_with_padding(arrays, padding):
+    """Stacks arrays of one dtype and rank but different shapes, each at
+    the start of a slot of the largest shape filled with ``padding``."""
+    first = arrays[0]
     shape = tuple(numpy.max([a.shape for a in arrays], axis=0))
-    out = xp.full((len(arrays),) + shape, padding, dtype=first.dtype)
-    for i, a in enumerate(arrays):
-        out[(i,) + tuple(slice(n) for n in a.shape)] = a
+    with backend.get_device_from_array(first).create_context():
+        out = backend.get_array_module(first).full(
+            (len(arrays),) + shape, padding, dtype=first.dtype)
+        for i, a in enumerate(arrays):
+            out[(i,) + tuple(slice(n) for n in a.shape)] = a
     return out
 
 
@@ -120,15 +133,16 @@ def concat_examples_func(batch, device=None, padding=None):
             raise ValueError(
                 'concat_examples: padding has {} entries but the examples '
                 'have {}'.format(len(padding), len(first)))
-        return tuple(to_device(device, _stack([ex[i] for ex in batch], p))
-                     for i, p in enumerate(padding))
+        return tuple(
+            to_device(device, _concat_arrays([ex[i] for ex in batch], p))
+            for i, p in enumerate(padding))
     if isinstance(first, dict):
         if not isinstance(padding, dict):
             padding = dict.fromkeys(first, padding)
-        return {key: to_device(device, _stack([ex[key] for ex in batch],
-                                              padding.get(key)))
+        return {key: to_device(device, _concat_arrays(
+                    [ex[key] for ex in batch], padding.get(key)))
                 for key in first}
-    return to_device(device, _stack(batch, padding))
+    return to_device(device, _concat_arrays(batch, padding))
 
 
 concat_examples = _ArbitraryCallableConverter(concat_examples_func)

@@ -30,6 +30,16 @@ def _cell(x, h, c, params):
     return h, c
 
 
+def _lstm(x, h, c, w, b):
+    """One step of one layer: the layer's eight weights ``w`` and biases
+    ``b`` as :func:`n_step_lstm` takes them; returns ``(h, c)``.
+
+    Chainer's private name for it, which code built on Chainer calls to run
+    an :class:`~chainer.links.NStepLSTM` one step at a time (chainerrl).
+    """
+    return _cell(x, h, c, _prepare(w, b))
+
+
 def n_step_lstm_base(n_layers, dropout_ratio, hx, cx, ws, bs, xs,
                      use_bi_direction, **kwargs):
     """Base function of :func:`n_step_lstm` and :func:`n_step_bilstm`.
