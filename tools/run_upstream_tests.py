@@ -196,7 +196,10 @@ def main(argv=None):
 
     if os.path.exists(args.reference):
         with gzip.open(args.reference, 'rt') as f:
-            reference = {normalize(line.rstrip('\n')) for line in f if line.strip()}
+            # a few lines of the list are pieces of ids that span lines
+            # (array reprs); no run can match them
+            reference = {normalize(line.rstrip('\n')) for line in f
+                         if line.startswith('tests.chainer_tests.')}
         ours = {normalize(k): v for k, v in outcomes.items()}
         passed = {k for k in reference if ours.get(k) == 'passed'}
         print('reference ids passing here: {} of {} ({:.1%})'.format(

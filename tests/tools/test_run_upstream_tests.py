@@ -1,0 +1,44 @@
+"""tools/run_upstream_tests.py names tests as the reference list does."""
+
+import os
+import sys
+
+import pytest
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', '..', 'tools'))
+import run_upstream_tests as runner  # NOQA: E402
+
+
+@pytest.mark.parametrize('nodeid,expected', [
+    ('tests/chainer_tests/a_tests/test_b.py::TestC::test_d',
+     'tests.chainer_tests.a_tests.test_b.TestC::test_d'),
+    ('tests/chainer_tests/test_b.py::TestC_param_0_{x=1}::test_d',
+     'tests.chainer_tests.test_b.TestC_param_0_{x=1}::test_d'),
+    # pytest's JUnit names: from the first '[' on, nothing is split
+    ('tests/chainer_tests/test_b.py::TestC_param_0_{x=[1, 2]}::test_d',
+     'tests.chainer_tests.test_b::TestC_param_0_{x=[1, 2]}::test_d'),
+])
+def test_nodeid_to_id(nodeid, expected):
+    assert runner.nodeid_to_id(nodeid) == expected
+
+
+def test_normalize_numpy2_scalars():
+    ours = ('tests.chainer_tests.x.TestA_param_0_{eps=np.float32(0.5), '
+            'n=np.int64(3), t=numpy.bool_}::test_b')
+    assert runner.normalize(ours) == \
+        'chainer_tests.x.TestA_param_0_{eps=0.5, n=3, t=numpy.bool}::test_b'
+
+
+def test_shards_cover_every_file_once(tmp_path):
+    root = tmp_path / 'tests' / 'chainer_tests'
+    (root / 'sub').mkdir(parents=True)
+    for i, size in enumerate([50, 10, 30, 20, 40]):
+        (root / ('sub' if i % 2 else '.') / 'test_{}.py'.format(i)).write_text(
+            'x' * size)
+    (root / 'helper.py').write_text('')
+    shards = runner.shard_files(str(tmp_path), 2)
+    files = sorted(f for shard in shards for f in shard)
+    assert len(files) == 5 and len(set(files)) == 5
+    assert all(f.startswith('tests/chainer_tests/') for f in files)
+    sizes = [sum(os.path.getsize(tmp_path / f) for f in shard) for shard in shards]
+    assert sorted(sizes) == [70, 80]
