@@ -165,12 +165,14 @@ def get_device_from_array(*arrays):
     return _cpu_device
 
 
-@contextlib.contextmanager
 def using_device(device_spec):
-    """Makes a device current within a ``with`` block."""
-    device = get_device(device_spec)
-    with device.create_context():
-        yield device
+    """Makes a device current within a ``with`` block.
+
+    The specifier is checked at once (a bad one raises here, not at the
+    ``with``); as in Chainer, the block gets what the device's context
+    gives (None on the CPU).
+    """
+    return get_device(device_spec).create_context()
 
 
 def get_array_module(*args):
@@ -230,10 +232,14 @@ def from_chx(array):
 
 class ChainerxDevice(Device):
     """A ChainerX device; constructing it raises (ChainerX is not
-    supported)."""
+    available)."""
 
     def __init__(self, device=None):
         to_chx(None)
+
+    @staticmethod
+    def from_array(array):
+        return None  # no array is a ChainerX array here
 
 
 def __getattr__(name):

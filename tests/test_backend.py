@@ -95,3 +95,23 @@ def test_chainerx_unavailable_everywhere():
     assert backend.from_chx(a) is a
     from chainer.backends import _chainerx
     assert _chainerx.ChainerxDevice is backend.ChainerxDevice
+
+
+@pytest.mark.parametrize('spec', ['@numpy:', '@numpy:0', '@:numpy', '@cupy',
+                                  '', ('native', 0)])
+def test_using_device_checks_the_specifier_at_once(spec):
+    with pytest.raises((ValueError, TypeError, RuntimeError)):
+        backend.using_device(spec)
+    with backend.using_device('@numpy') as entered:
+        assert entered is None   # what the CPU's context gives, as in Chainer
+
+
+def test_from_array_takes_arrays_only():
+    assert backend.CpuDevice.from_array(numpy.ones(1)) == backend.CpuDevice()
+    for value in (None, 1, (), numpy.float32(1)):
+        assert backend.CpuDevice.from_array(value) is None
+    assert backend.ChainerxDevice.from_array(numpy.ones(1)) is None
+    from chainer.backends import intel64
+    assert intel64.Intel64Device.from_array(numpy.ones(1)) is None
+    # the device of a scalar is still the CPU
+    assert backend.get_device_from_array(numpy.float32(1)) == backend.CpuDevice()

@@ -14,7 +14,9 @@ class CpuDevice(backend.Device):
 
     @staticmethod
     def from_array(array):
-        if isinstance(array, (numpy.ndarray, numpy.generic)):
+        # arrays only, as in Chainer (get_device_from_array also places
+        # NumPy scalars and Python numbers on the CPU)
+        if isinstance(array, numpy.ndarray):
             return CpuDevice()
         return None
 
