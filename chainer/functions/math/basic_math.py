@@ -46,11 +46,14 @@ def _const(x, value):
     return value
 
 
-def _label_value(value):
-    """A constant as op labels show it: negative ones in parentheses."""
+def _convert_value_to_string(value):
+    """A constant as op labels show it (Chainer's name): negative numbers in
+    parentheses, arrays and Variables as ``constant array``."""
     if isinstance(value, numpy.generic):
         value = value.item()
-    return '({})'.format(value) if value < 0 else str(value)
+    if not isinstance(value, (int, float, complex)):
+        return 'constant array'
+    return '({})'.format(value) if value.real < 0 else str(value)
 
 
 # --- unary ----------------------------------------------------------------
@@ -126,7 +129,7 @@ class AddConstant(FunctionNode):
 
     @property
     def label(self):
-        return '_ + ' + _label_value(self.value)
+        return '_ + ' + _convert_value_to_string(self.value)
 
     def forward(self, inputs):
         return inputs[0] + _const(inputs[0], self.value),
@@ -210,7 +213,7 @@ class SubFromConstant(FunctionNode):
 
     @property
     def label(self):
-        return _label_value(self.value) + ' - _'
+        return _convert_value_to_string(self.value) + ' - _'
 
     def forward(self, inputs):
         return _const(inputs[0], self.value) - inputs[0],
@@ -248,7 +251,7 @@ class MulConstant(FunctionNode):
 
     @property
     def label(self):
-        return '_ * ' + _label_value(self.value)
+        return '_ * ' + _convert_value_to_string(self.value)
 
     def forward(self, inputs):
         return inputs[0] * _const(inputs[0], self.value),
@@ -290,7 +293,7 @@ class DivFromConstant(FunctionNode):
 
     @property
     def label(self):
-        return _label_value(self.value) + ' / _'
+        return _convert_value_to_string(self.value) + ' / _'
 
     def forward(self, inputs):
         x, = inputs
@@ -341,7 +344,7 @@ class PowVarConst(FunctionNode):
 
     @property
     def label(self):
-        return '_ ** ' + _label_value(self.value)
+        return '_ ** ' + _convert_value_to_string(self.value)
 
     def forward(self, inputs):
         self.retain_inputs((0,))
@@ -388,7 +391,7 @@ class PowConstVar(FunctionNode):
 
     @property
     def label(self):
-        return _label_value(self.value) + ' ** _'
+        return _convert_value_to_string(self.value) + ' ** _'
 
     def forward(self, inputs):
         x, = inputs

@@ -7,6 +7,7 @@ import pytest
 
 import chainer
 import chainer.functions as F
+from chainer.functions.math import basic_math
 from chainer.utils import type_check
 from op_harness import check_op, uniform
 
@@ -303,3 +304,20 @@ def test_matmul_errors():
         a @ numpy.ones((2, 3), numpy.float32)
     with pytest.raises((TypeError, AttributeError)):
         a @ 2
+
+
+@pytest.mark.parametrize('value,text', [
+    (2, '2'), (0, '0'), (-2, '(-2)'), (2.0, '2.0'), (-2.5, '(-2.5)'),
+    (numpy.float32(2), '2.0'), (numpy.int64(-3), '(-3)'),
+    (numpy.array([1, 2]), 'constant array'),
+    (chainer.Variable(numpy.array([1., 2.])), 'constant array'),
+])
+def test_convert_value_to_string(value, text):
+    # Chainer's helper behind the labels of the constant ops
+    assert basic_math._convert_value_to_string(value) == text
+
+
+def test_constant_op_labels():
+    x = chainer.Variable(numpy.ones(2, numpy.float32))
+    assert (x - 3).creator.label == '_ + (-3)'
+    assert (2 / x).creator.label == '2 / _'
