@@ -56,6 +56,19 @@ def get_dataset_directory(dataset_name, create_directory=True):
     return path
 
 
+_locks = {}
+
+
+def _lock(path):
+    """One FileLock per lock file: a FileLock is reentrant, so a creator
+    that creates another cached file (PTB's words need its vocabulary)
+    takes the lock again instead of waiting for itself."""
+    lock = _locks.get(path)
+    if lock is None:
+        lock = _locks.setdefault(path, filelock.FileLock(path))
+    return lock
+
+
 def _file_sha256(path):
     h = hashlib.sha256()
     with open(path, 'rb') as f:
@@ -91,7 +104,7 @@ def cached_download(url, *, sha256=None):
     # complete, and a look without the lock is enough.
     if os.path.exists(cache_path):
         return cache_path
-    with filelock.FileLock(os.path.join(cache_root, '_dl_lock')):
+    with _lock(os.path.join(cache_root, '_dl_lock')):
         # Another process may have downloaded it while this one waited.
         if os.path.exists(cache_path):
             return cache_path
@@ -128,14 +141,23 @@ def cache_or_load_file(path, creator, loader):
     """
     if os.path.exists(path):
         return loader(path)
-    folder = os.path.dirname(os.path.abspath(path))
-    os.makedirs(folder, exist_ok=True)
-    temp_dir = tempfile.mkdtemp(dir=folder, prefix='.creating-')
+    # Processes creating files take turns on a lock in the dataset root,
+    # as in Chainer (which also needs the root to be a folder).
     try:
-        temp_path = os.path.join(temp_dir, os.path.basename(path))
-        content = creator(temp_path)
-        if not os.path.exists(path):
+        os.makedirs(_dataset_root, exist_ok=True)
+    except OSError:
+        raise RuntimeError(
+            'cannot create dataset directory: {}'.format(_dataset_root))
+    with _lock(os.path.join(_dataset_root, '_create_lock')):
+        if os.path.exists(path):  # made by another process meanwhile
+            return loader(path)
+        folder = os.path.dirname(os.path.abspath(path))
+        os.makedirs(folder, exist_ok=True)
+        temp_dir = tempfile.mkdtemp(dir=folder, prefix='.creating-')
+        try:
+            temp_path = os.path.join(temp_dir, os.path.basename(path))
+            content = creator(temp_path)
             os.replace(temp_path, path)
-    finally:
-        shutil.rmtree(temp_dir, ignore_errors=True)
+        finally:
+            shutil.rmtree(temp_dir, ignore_errors=True)
     return content

@@ -138,7 +138,7 @@ def test_cached_download_two_processes(tmp_path):
     assert _cached_files(root) == [os.path.basename(got[0][0])]
 
 
-def test_cache_or_load_file(tmp_path):
+def test_cache_or_load_file(tmp_path, root):
     path = str(tmp_path / 'sub' / 'x.npz')
     calls = []
 
@@ -155,8 +155,9 @@ def test_cache_or_load_file(tmp_path):
     assert sorted(os.listdir(tmp_path / 'sub')) == ['x.npz']
 
 
-def test_cache_or_load_file_failed_creator(tmp_path):
-    path = str(tmp_path / 'y.npz')
+def test_cache_or_load_file_failed_creator(tmp_path, root):
+    (tmp_path / 'c').mkdir()
+    path = str(tmp_path / 'c' / 'y.npz')
 
     def creator(p):
         with open(p, 'w') as f:
@@ -165,4 +166,20 @@ def test_cache_or_load_file_failed_creator(tmp_path):
 
     with pytest.raises(IOError):
         download.cache_or_load_file(path, creator, None)
-    assert os.listdir(tmp_path) == []
+    assert os.listdir(tmp_path / 'c') == []
+
+
+def test_cache_or_load_file_needs_a_root_folder(tmp_path):
+    # as in Chainer: creating files takes the lock in the dataset root
+    old = download.get_dataset_root()
+    (tmp_path / 'a_file').write_text('')
+    download.set_dataset_root(str(tmp_path / 'a_file'))
+    try:
+        with pytest.raises(RuntimeError, match='cannot create dataset'):
+            download.cache_or_load_file(
+                str(tmp_path / 'x'), lambda p: 1 / 0, lambda p: 1 / 0)
+    finally:
+        download.set_dataset_root(old)
+    # a file that exists is loaded without the lock
+    assert download.cache_or_load_file(
+        str(tmp_path / 'a_file'), None, lambda p: 'loaded') == 'loaded'
