@@ -123,7 +123,9 @@ def get_types(data, name, accept_none, *, shapes=None):
     ('in_types[0].shape[1]', 3)
     """
     if not isinstance(data, tuple):
-        raise TypeError('get_types expects a tuple, not {}'.format(type(data).__name__))
+        # an AssertionError, as in Chainer
+        raise AssertionError(
+            'get_types expects a tuple, not {}'.format(type(data).__name__))
     if shapes is None:
         shapes = [None if x is None else x.shape for x in data]
     info = TypeInfoTuple(
@@ -158,7 +160,15 @@ _COMPARE = -1
 
 
 def _repr(x):
-    return str(x) if isinstance(x, Expr) else repr(x)
+    if isinstance(x, Expr):
+        return str(x)
+    if type(x) is list:
+        return '[{}]'.format(', '.join(_repr(v) for v in x))
+    if type(x) is tuple:
+        if len(x) == 1:
+            return '({},)'.format(_repr(x[0]))
+        return '({})'.format(', '.join(_repr(v) for v in x))
+    return repr(x)
 
 
 def _unwrap_0d(x):
@@ -171,12 +181,16 @@ def _unwrap_0d(x):
 
 def _str_operand(x, parenthesize):
     if not isinstance(x, Expr):
-        return repr(x)
+        return _repr(x)
     return '({})'.format(x) if parenthesize(x.priority) else str(x)
 
 
 def _eval_expr(x):
-    return x.eval() if isinstance(x, Expr) else x
+    if isinstance(x, Expr):
+        return x.eval()
+    if type(x) in (list, tuple):  # lists of expressions, as in Chainer
+        return type(x)(_eval_expr(v) for v in x)
+    return x
 
 
 def _eval_key(key):
@@ -363,7 +377,9 @@ class GetAttr(Atom):
 
     def __str__(self):
         name = self.name.value if isinstance(self.name, Constant) else self.name
-        return '{}.{}'.format(_str_object(self.obj), name)
+        if isinstance(name, str):
+            return '{}.{}'.format(_str_object(self.obj), name)
+        return 'getattr({}, {})'.format(_repr(self.obj), _repr(name))
 
     def eval(self):
         return getattr(_eval_expr(self.obj), _eval_expr(self.name))

@@ -415,7 +415,7 @@ def test_get_types_shapes_and_none():
     ts = T.get_types((a, None), 'in_types', True)
     assert ts[1].eval().shape == ()
     assert ts[1].eval().dtype is None
-    with pytest.raises(TypeError):
+    with pytest.raises(AssertionError, match='expects a tuple'):  # Chainer's type
         T.get_types([a], 'in_types', False)
 
 
@@ -532,3 +532,22 @@ def test_same_types_cupy():
         pytest.skip('no usable GPU')
     assert T.same_types(c, cupy.ones(2)) is True
     assert T.same_types(c, numpy.ones(3)) is False
+
+
+def test_lists_of_expressions():
+    # lists and tuples of expressions print and evaluate element-wise
+    assert T._repr([T.Constant(0)]) == '[0]'
+    assert T._repr([[T.Constant(0)]]) == '[[0]]'
+    assert T._repr(()) == '()'
+    assert T._repr((T.Constant(0),)) == '(0,)'
+    assert T._repr((T.Constant(0), T.Constant(1))) == '(0, 1)'
+    assert (T.Constant([0]) == [T.Constant(0)]).eval()
+    assert (T.Constant((0, 1)) == (T.Constant(0), T.Constant(1))).eval()
+    assert not (T.Constant([[0]]) == [[T.Constant(1)]]).eval()
+
+
+def test_getattr_with_a_non_string_name():
+    x = T.Variable(object(), 'x')
+    assert str(T.GetAttr(x, 'value')) == 'x.value'
+    assert str(T.GetAttr(x, T.Constant('value'))) == 'x.value'
+    assert str(T.GetAttr(x, 3)) == 'getattr(x, 3)'
