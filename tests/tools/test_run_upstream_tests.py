@@ -42,3 +42,9 @@ def test_shards_cover_every_file_once(tmp_path):
     assert all(f.startswith('tests/chainer_tests/') for f in files)
     sizes = [sum(os.path.getsize(tmp_path / f) for f in shard) for shard in shards]
     assert sorted(sizes) == [70, 80]
+
+
+def test_normalize_object_addresses():
+    a = 'tests.chainer_tests.t.TestA_param_0_{f=<function g at 0x7f57f7a180e0>}::test_b'
+    b = 'tests.chainer_tests.t.TestA_param_0_{f=<function g at 0x7fab12>}::test_b'
+    assert runner.normalize(a) == runner.normalize(b)
