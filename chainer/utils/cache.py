@@ -1,5 +1,7 @@
 """``cached_property``: a property computed once per backprop mode."""
 
+import functools
+
 import chainer
 
 
@@ -27,7 +29,7 @@ class cached_property:
     def __init__(self, getter):
         self.getter = getter
         self.name = getter.__name__
-        self.__doc__ = getter.__doc__
+        functools.update_wrapper(self, getter)  # __name__, __doc__, ...
 
     def __set_name__(self, owner, name):
         self.name = name

@@ -23,10 +23,13 @@ except ImportError:  # pragma: no cover - a build without one: NumPy alone
 
 
 def as_tuple(x, n):
-    """``x`` as a tuple of length ``n`` (a scalar is repeated ``n`` times)."""
+    """``x`` as a tuple of length ``n`` (a scalar is repeated ``n`` times).
+
+    A sequence of another length is an AssertionError, as in Chainer.
+    """
     if hasattr(x, '__getitem__'):
         if len(x) != n:
-            raise ValueError(
+            raise AssertionError(
                 'expected a scalar or a sequence of length {}, got {!r}'.format(
                     n, x))
         return tuple(x)
@@ -247,6 +250,11 @@ def col2im_nd_cpu(col, stride, pad, dims, dilate=1):
     """Sums columns ``(n, c, *ksize, *outs)`` back onto an image
     ``(n, c, *dims)``."""
     nd = len(dims)
+    if col.ndim != 2 + 2 * nd:
+        raise AssertionError(
+            'col2im_nd_cpu: col must have {} axes (n, c, {} kernel axes, {} '
+            'output axes) for {}-d dims, got shape {}'.format(
+                2 + 2 * nd, nd, nd, nd, col.shape))
     return col2im_add(col, as_tuple(stride, nd), as_tuple(pad, nd),
                       tuple(dims), as_tuple(dilate, nd)).copy()
 

@@ -101,6 +101,10 @@ def get_order(row, col):
     >>> get_order(np.array([0, 0, 1]), np.array([1, 2, 0]))
     'C'
     """
+    if row.shape != col.shape:
+        raise ValueError('shape of row and col must be the same.')
+    if ((row < 0) != (col < 0)).any():  # padding is -1 in both or neither
+        raise ValueError('invalid index combination of row and col.')
     rows = row.reshape(1, -1) if row.ndim == 1 else row
     cols = col.reshape(1, -1) if col.ndim == 1 else col
     pairs = []

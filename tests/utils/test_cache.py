@@ -36,3 +36,13 @@ def test_cached_property_is_read_only():
     with pytest.raises(AttributeError):
         obj.y = 3
     assert isinstance(_Model.y, cache.cached_property)
+
+
+def test_cached_property_keeps_the_getters_name_and_doc():
+    class C:
+        @cache.cached_property
+        def y(self):
+            """The y."""
+            return 1
+
+    assert C.y.__name__ == 'y' and C.y.__doc__ == 'The y.'

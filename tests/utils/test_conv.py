@@ -63,5 +63,5 @@ def test_outsize_helpers_and_as_tuple():
     assert conv.get_deconv_outsize(3, 3, 2, 1) == 5
     assert conv_nd.as_tuple(2, 3) == (2, 2, 2)
     assert conv_nd.as_tuple((1, 2), 2) == (1, 2)
-    with pytest.raises(ValueError):
+    with pytest.raises(AssertionError, match='length 3'):  # as in Chainer
         conv_nd.as_tuple((1, 2), 3)

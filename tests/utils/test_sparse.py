@@ -73,3 +73,12 @@ def test_coo_matrix_errors():
         utils.CooMatrix(d, r, r, (2, 2), order='X')
     with pytest.raises(ValueError, match='ndim of x must be 2 or 3'):
         utils.to_coo(numpy.ones(3))
+
+
+def test_get_order_checks_its_arguments():
+    # as in Chainer
+    with pytest.raises(ValueError, match='shape of row and col'):
+        utils.get_order(numpy.array([0, 2, 4, 1]), numpy.array([1, 3, 0, 2, 4]))
+    with pytest.raises(ValueError, match='invalid index combination'):
+        utils.get_order(numpy.array([0, 2, -1]), numpy.array([1, -1, 4]))
+    assert utils.get_order(numpy.array([0, -1]), numpy.array([1, -1])) == 'C'
