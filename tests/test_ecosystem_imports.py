@@ -219,8 +219,10 @@ def test_paths_parse():
 def test_private_modules_bound_at_import():
     # chainer-chemistry reaches chainer._backend after a bare import chainer;
     # a fresh interpreter shows whether the package binds it by itself.
-    code = ('import chainer, chainer.backend as b; '
-            'assert chainer._backend.Device is b.Device')
+    root = os.path.dirname(os.path.dirname(os.path.abspath(chainer.__file__)))
+    code = ('import sys; sys.path.append({!r}); '
+            'import chainer, chainer.backend as b; '
+            'assert chainer._backend.Device is b.Device'.format(root))
     subprocess.run([sys.executable, '-c', code], check=True)
 
 
