@@ -183,3 +183,23 @@ def test_pytest_plugin_registers_marks():
     _pytest_plugin.pytest_configure(config)
     names = sorted(line.split(':')[0] for line in config.lines)
     assert names == ['chainerx', 'cudnn', 'gpu', 'ideep', 'slow']
+
+
+def test_with_requires_chainer_without_its_distribution(monkeypatch):
+    # chainer-ng run from a source tree (no installed distribution) still
+    # satisfies 'chainer>=5' through chainer.__version__
+    from importlib import metadata
+
+    from chainer.testing import helper
+
+    real = metadata.version
+
+    def version(name):
+        if name.lower() == 'chainer':
+            raise metadata.PackageNotFoundError(name)
+        return real(name)
+
+    monkeypatch.setattr(metadata, 'version', version)
+    assert helper._satisfied('chainer>=5')
+    assert not helper._satisfied('chainer<7')
+    assert not helper._satisfied('no-such-package-xyz')
