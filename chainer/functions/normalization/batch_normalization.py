@@ -143,6 +143,15 @@ class BatchNormalizationGrad(FunctionNode):
         from chainer.functions.math.sum import sum as _sum
         x, gamma, gy = self.get_retained_inputs()
         ggx, gggamma, ggbeta = grad_outputs
+        if gamma.dtype != x.dtype:
+            # Mixed precision (e.g. float16 x with float32 gamma): work in
+            # x's dtype; the engine casts gamma's gradient back.
+            from chainer.functions.array.cast import cast
+            gamma = cast(gamma, x.dtype)
+            if gggamma is not None:
+                gggamma = cast(gggamma, x.dtype)
+            if ggbeta is not None:
+                ggbeta = cast(ggbeta, x.dtype)
         axes = self.axes
         m = 1
         for a in axes:

@@ -194,3 +194,34 @@ def test_bits_match_chainer_order():
         numpy.testing.assert_array_equal(
             F.fixed_batch_normalization(*a).array,
             a[1] * ((a[0] - a[3]) * inv2) + a[2])
+
+
+@pytest.mark.parametrize('x_dtype,p_dtype', [
+    (numpy.float16, numpy.float32), (numpy.float64, numpy.float32),
+    (numpy.float32, numpy.float64)])
+def test_mixed_dtypes_double_backward(x_dtype, p_dtype):
+    # x in one float dtype, gamma/beta in another (mixed precision): the
+    # output and every gradient keep their inputs' dtypes, to all orders,
+    # and match a float64 computation.
+    rng = numpy.random.RandomState(0)
+    x64 = rng.randn(5, 3)
+    g64 = rng.uniform(0.5, 1.5, 3)
+    b64 = rng.randn(3)
+
+    def run(x, g, b):
+        x, g, b = (chainer.Variable(a) for a in (x, g, b))
+        y = F.batch_normalization(x, g, b)
+        gx, gg = chainer.grad([F.sum(y * y * y)], [x, g],
+                              enable_double_backprop=True)
+        (F.sum(gx * gx) + F.cast(F.sum(gg), gx.dtype)).backward()
+        return y, gx, gg, x.grad, g.grad, b.grad
+
+    got = run(x64.astype(x_dtype), g64.astype(p_dtype), b64.astype(p_dtype))
+    ref = run(x64, g64, b64)
+    assert [v.dtype for v in got] == [x_dtype, x_dtype, p_dtype, x_dtype,
+                                      p_dtype, p_dtype]
+    tol = 5e-2 if numpy.float16 in (x_dtype, p_dtype) else 1e-4
+    for a, r in zip(got, ref):
+        a = a.array if isinstance(a, chainer.Variable) else a
+        r = r.array if isinstance(r, chainer.Variable) else r
+        numpy.testing.assert_allclose(a.astype('d'), r, rtol=tol, atol=tol)
