@@ -342,6 +342,10 @@ class FixedBatchNormalization(FunctionNode):
         from chainer.functions.math.sum import sum as _sum
         x, gamma, mean, var = self.get_retained_inputs()
         gy, = grad_outputs
+        if gamma.dtype != x.dtype:
+            # Mixed precision: in x's dtype; the engine casts back.
+            from chainer.functions.array.cast import cast
+            gamma, mean, var = (cast(v, x.dtype) for v in (gamma, mean, var))
         keep, axes, shape = self._keep, self._axes, gamma.shape
         inv = (reshape(var, keep) + self.eps) ** -0.5
         xc = x - reshape(mean, keep)

@@ -225,3 +225,21 @@ def test_mixed_dtypes_double_backward(x_dtype, p_dtype):
         a = a.array if isinstance(a, chainer.Variable) else a
         r = r.array if isinstance(r, chainer.Variable) else r
         numpy.testing.assert_allclose(a.astype('d'), r, rtol=tol, atol=tol)
+
+
+def test_fixed_mixed_dtypes_backward():
+    # float16 x with float32 statistics and parameters, as in Chainer
+    rng = numpy.random.RandomState(1)
+    x = chainer.Variable(rng.randn(4, 3).astype(numpy.float16))
+    g, b, m = (chainer.Variable(rng.randn(3).astype(numpy.float32))
+               for _ in range(3))
+    v = chainer.Variable(rng.uniform(0.5, 1.5, 3).astype(numpy.float32))
+    y = F.fixed_batch_normalization(x, g, b, m, v)
+    assert y.dtype == numpy.float16
+    F.sum(y).backward()
+    assert x.grad.dtype == numpy.float16
+    assert all(p.grad.dtype == numpy.float32 for p in (g, b, m, v))
+    inv = 1 / numpy.sqrt(v.array + 2e-5)
+    numpy.testing.assert_allclose(
+        x.grad, numpy.broadcast_to(g.array * inv, (4, 3)), rtol=1e-2)
+    numpy.testing.assert_allclose(b.grad, [4, 4, 4])
