@@ -56,6 +56,41 @@ class GroupNormalization(FunctionNode):
         return tuple(ret[i] for i in indexes)
 
 
+class _MulInvStd(FunctionNode):
+    """``z = inv_std(x)[:, None] * y`` for 2-D ``x`` and ``y``, where
+    ``inv_std(x) = 1 / sqrt(var(x, axis=1) + eps)``; differentiable in both
+    (Chainer's name for this piece of group normalization). ``mean`` and
+    ``inv_std`` are x's, precomputed; ``dummy_gamma`` is kept for Chainer's
+    signature."""
+
+    def __init__(self, eps, mean, inv_std, dummy_gamma):
+        self.eps = eps
+        self.mean = mean
+        self.inv_std = inv_std
+        self.dummy_gamma = dummy_gamma
+
+    def forward(self, inputs):
+        self.retain_inputs((0, 1))
+        _, y = inputs
+        return (self.inv_std[:, None] * y).astype(y.dtype, copy=False),
+
+    def backward(self, indexes, grad_outputs):
+        from chainer.functions.math.average import average
+        x, y = self.get_retained_inputs()
+        gz, = grad_outputs
+        # inv_std again, as a function of x, for higher orders
+        xc = x - average(x, 1, keepdims=True)
+        inv = (average(xc * xc, 1, keepdims=True) + self.eps) ** -0.5
+        ret = []
+        if 0 in indexes:
+            # d inv / dx = -inv**3 * xc / n
+            ret.append(-(inv * inv * inv) * xc *
+                       average(gz * y, 1, keepdims=True))
+        if 1 in indexes:
+            ret.append(gz * inv)
+        return tuple(ret)
+
+
 def group_normalization(x, groups, gamma, beta, eps=1e-05):
     """Group normalization function.
 

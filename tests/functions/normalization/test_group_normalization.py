@@ -52,3 +52,22 @@ def test_errors():
         F.group_normalization(x, 2, g[:3], g[:3])
     with pytest.raises(InvalidType, match='dtype.kind == f'):
         F.group_normalization(x.astype('i'), 2, g, g)
+
+
+def test_mul_inv_std():
+    # Chainer's private piece: z = y / sqrt(var(x, axis=1) + eps), to
+    # second order in both inputs.
+    from chainer.functions.normalization import group_normalization as gn
+    eps = 0.1
+
+    def func(x, y):
+        xa = x.array if isinstance(x, chainer.Variable) else x
+        mean = xa.mean(axis=1)
+        inv_std = (xa.var(axis=1) + eps) ** -0.5
+        return gn._MulInvStd(eps, mean, inv_std, None).apply((x, y))[0]
+
+    check_op(func,
+             lambda rng, dt: (rng.uniform(-1, 1, (4, 5)).astype(dt),
+                              rng.uniform(-1, 1, (4, 5)).astype(dt)),
+             lambda x, y: y / numpy.sqrt(x.var(axis=1, keepdims=True) + eps),
+             bwd_tol={numpy.float16: dict(atol=5e-2, rtol=5e-2)})
