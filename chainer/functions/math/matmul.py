@@ -77,6 +77,13 @@ class MatMul(FunctionNode):
         ta, tb = self.transa, self.transb
         a_shape, b_shape = a.shape, b.shape
         if a.ndim == 1 and b.ndim == 1:
+            # an inner product: elementwise, so mixed dtypes (float16 by
+            # float32, as Chainer accepts) meet in gy's dtype first
+            from chainer.functions.array.cast import cast
+            if a.dtype != gy.dtype:
+                a = cast(a, gy.dtype)
+            if b.dtype != gy.dtype:
+                b = cast(b, gy.dtype)
             ret = []
             if 0 in indexes:
                 ret.append(gy * b)

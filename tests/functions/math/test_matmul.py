@@ -101,3 +101,16 @@ def test_matmul_errors():
         F.matmul(a[0], a, transa=True)
     with pytest.raises(InvalidType):
         F.matmul(numpy.ones((), numpy.float32), a)
+
+
+def test_inner_product_mixed_dtypes():
+    # float16 . float32, as Chainer accepts: float32 out, each gradient in
+    # its input's dtype
+    a = chainer.Variable(numpy.array([1., 2., 3.], numpy.float16))
+    b = chainer.Variable(numpy.array([4., 5., 6.], numpy.float32))
+    y = F.matmul(a, b)
+    assert y.dtype == numpy.float32 and float(y.array) == 32.
+    y.backward()
+    assert a.grad.dtype == numpy.float16 and b.grad.dtype == numpy.float32
+    numpy.testing.assert_array_equal(a.grad, [4., 5., 6.])
+    numpy.testing.assert_array_equal(b.grad, [1., 2., 3.])
