@@ -265,6 +265,12 @@ def backward_from_variable(var, retain_grad, enable_double_backprop,
         return
     if var._data is None:
         raise RuntimeError('backward: the variable has no data')
+    inputs = node._creator_node.inputs
+    if inputs is not None and var._data.size != 1 and \
+            not any([x.requires_grad for x in inputs]):
+        # Nothing to differentiate: no initial error is needed (Chainer
+        # returns here too).
+        return
     with using_config('enable_backprop', enable_double_backprop):
         seed = _seed(var, loss_scale, 'Variable.backward')
         leaves = _run([(node, seed)], retain_grad, loss_scale, retain_graph)

@@ -3,10 +3,42 @@
 import numpy
 
 import chainer
+from chainer import backend
 from chainer import distribution
 from chainer import functions as F
 from chainer.distributions import utils
 from chainer.utils import cache
+
+
+def _bernoulli_log_prob(logit, x, binary_check=False):
+    """log P(x) of a Bernoulli distribution of ``logit``, differentiable in
+    the logit (Chainer's name for it); with ``binary_check``, values of
+    ``x`` other than 0 and 1 get -inf."""
+    xp = backend.get_array_module(logit, x)
+    logit = chainer.as_variable(logit)
+    # Chainer's form, kept for bit-identical values:
+    # logit (x - 1) - log(1 + exp(-logit)); infinite logits (p of 0
+    # or 1) give log x and log(1 - x).
+    la = logit.array
+    with numpy.errstate(over='ignore', invalid='ignore'):
+        big = xp.isinf(xp.exp(-la)) | xp.isnan(la)
+    if big.any():
+        # where exp(-logit) overflows (Chainer gives -inf there), the
+        # exact limit log(1 + exp(-logit)) = -logit, with the exp kept
+        # finite so that gradients stay finite too
+        safe = utils._where(big, 0, logit)
+        log1pexp = utils._where(big, -logit, F.log(F.exp(-safe) + 1))
+    else:
+        log1pexp = F.log(F.exp(-logit) + 1)
+    y = logit * (x - 1) - log1pexp
+    xa = chainer.as_array(x)
+    if xp.isinf(la).any():
+        with numpy.errstate(divide='ignore', invalid='ignore'):
+            y = utils._where(la == numpy.inf, xp.log(xa), y)
+            y = utils._where(la == -numpy.inf, xp.log(1 - xa), y)
+    if binary_check:
+        y = utils._where((xa == 0) | (xa == 1), y, -numpy.inf)
+    return y
 
 
 class Bernoulli(utils._ScalarEvent):
@@ -84,30 +116,7 @@ class Bernoulli(utils._ScalarEvent):
 
     def log_prob(self, x):
         x = utils._input(x, self.p.dtype)
-        logit = self.logit
-        # Chainer's form, kept for bit-identical values:
-        # logit (x - 1) - log(1 + exp(-logit)); infinite logits (p of 0
-        # or 1) give log x and log(1 - x).
-        la = chainer.as_array(logit)
-        with numpy.errstate(over='ignore', invalid='ignore'):
-            big = self.xp.isinf(self.xp.exp(-la)) | self.xp.isnan(la)
-        if big.any():
-            # where exp(-logit) overflows (Chainer gives -inf there), the
-            # exact limit log(1 + exp(-logit)) = -logit, with the exp kept
-            # finite so that gradients stay finite too
-            safe = utils._where(big, 0, logit)
-            log1pexp = utils._where(big, -logit, F.log(F.exp(-safe) + 1))
-        else:
-            log1pexp = F.log(F.exp(-logit) + 1)
-        y = logit * (x - 1) - log1pexp
-        if self.xp.isinf(la).any():
-            xa = chainer.as_array(x)
-            with numpy.errstate(divide='ignore'):
-                y = utils._where(la == numpy.inf, self.xp.log(xa), y)
-                y = utils._where(la == -numpy.inf, self.xp.log(1 - xa), y)
-        if self.binary_check:
-            y = utils._where(self._binary_mask(x), y, -numpy.inf)
-        return y
+        return _bernoulli_log_prob(self.logit, x, self.binary_check)
 
     def prob(self, x):
         x = utils._input(x, self.p.dtype)

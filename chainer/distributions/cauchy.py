@@ -1,9 +1,11 @@
 """The Cauchy distribution."""
 
 import math
+import warnings
 
 import numpy
 
+import chainer
 from chainer import functions as F
 from chainer.distributions import utils
 from chainer.utils import cache
@@ -36,10 +38,14 @@ class Cauchy(utils._LocScale):
 
     @property
     def mean(self):
+        warnings.warn('Mean of the cauchy distribution is undefined.',
+                      RuntimeWarning)
         return self._nan()
 
     @property
     def variance(self):
+        warnings.warn('Variance of the cauchy distribution is undefined.',
+                      RuntimeWarning)
         return self._nan()
 
     @cache.cached_property
@@ -55,4 +61,6 @@ class Cauchy(utils._LocScale):
 
     def icdf(self, x):
         x = utils._input(x, self.loc.dtype)
-        return self.loc + self.scale * F.tan((x - 0.5) * math.pi)
+        # a Variable, so that x - 0.5 of a 0-d input stays an array
+        return self.loc + self.scale * F.tan(
+            (chainer.as_variable(x) - 0.5) * math.pi)

@@ -57,7 +57,8 @@ class Exponential(utils._ScalarEvent):
 
     def icdf(self, x):
         x = utils._input(x, self.lam.dtype)
-        return -F.log1p(-x) / self.lam
+        # a Variable, so that -x of a 0-d input stays an array
+        return -F.log1p(-chainer.as_variable(x)) / self.lam
 
     def sample_n(self, n):
         xp = self.xp

@@ -2,11 +2,25 @@
 
 import math
 
-
+import chainer
 from chainer import distribution
 from chainer import functions as F
 from chainer.distributions import utils
 from chainer.utils import cache
+
+
+def _laplace_cdf(x):
+    """The CDF of the standard Laplace distribution (Chainer's name):
+    1/2 + sign(x)/2 (1 - exp(-|x|)), differentiable."""
+    x = chainer.as_variable(x)
+    return 0.5 - 0.5 * F.sign(x) * F.expm1(-F.absolute(x))
+
+
+def _laplace_icdf(x):
+    """The inverse CDF of the standard Laplace distribution (Chainer's
+    name): -sign(x - 1/2) log(1 - 2 |x - 1/2|), differentiable."""
+    c = chainer.as_variable(x) - 0.5  # a 0-d array minus 0.5 is no array
+    return -(F.sign(c) * F.log1p(-2 * F.absolute(c)))
 
 
 class Laplace(utils._LocScale):
@@ -57,15 +71,11 @@ class Laplace(utils._LocScale):
             -F.absolute(x - self.loc) / self.scale)
 
     def cdf(self, x):
-        d = x - self.loc
-        # 1/2 + sign(d)/2 * (1 - exp(-|d|/b))
-        return 0.5 - 0.5 * F.sign(d) * F.expm1(-F.absolute(d) / self.scale)
+        return _laplace_cdf((x - self.loc) / self.scale)
 
     def icdf(self, x):
         x = utils._input(x, self.loc.dtype)
-        c = x - 0.5
-        return self.loc - self.scale * F.sign(c) * F.log1p(
-            -2 * F.absolute(c))
+        return self.loc + self.scale * _laplace_icdf(x)
 
 
 @distribution.register_kl(Laplace, Laplace)

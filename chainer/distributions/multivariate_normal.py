@@ -2,6 +2,7 @@
 
 import math
 
+from chainer import backend
 from chainer import distribution
 from chainer import functions as F
 from chainer.distributions import utils
@@ -16,6 +17,18 @@ def _tril_inv(scale_tril):
     d = scale_tril.shape[-1]
     inv = F.batch_inv(F.reshape(scale_tril, (-1, d, d)))
     return F.reshape(inv, scale_tril.shape)
+
+
+def _triangular_inv(x, lower=True):
+    """The inverse of a (lower or upper) triangular matrix ``x``,
+    differentiable (Chainer's name). Only the triangle is read (the other
+    entries get no gradient); the inverse of a triangular matrix is
+    triangular, so a general inverse gives it."""
+    xp = backend.get_array_module(x)
+    n = x.shape[-1]
+    ones = xp.ones((n, n), x.dtype)
+    mask = xp.tril(ones) if lower else xp.triu(ones)
+    return F.inv(x * mask)
 
 
 def _matvec(m, v):
