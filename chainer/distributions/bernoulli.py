@@ -30,8 +30,10 @@ def _bernoulli_log_prob(logit, x, binary_check=False):
         log1pexp = utils._where(big, -logit, F.log(F.exp(-safe) + 1))
     else:
         log1pexp = F.log(F.exp(-logit) + 1)
-    y = logit * (x - 1) - log1pexp
     xa = chainer.as_array(x)
+    if xa.dtype != la.dtype:  # integer samples, as Chainer takes them
+        x = xa = xa.astype(la.dtype)
+    y = logit * (x - 1) - log1pexp
     if xp.isinf(la).any():
         with numpy.errstate(divide='ignore', invalid='ignore'):
             y = utils._where(la == numpy.inf, xp.log(xa), y)

@@ -82,3 +82,14 @@ def test_cauchy_mean_and_variance_warn():
         assert [x.category for x in w] == [RuntimeWarning]
         assert 'of the cauchy distribution is undefined' in str(w[0].message)
     assert isinstance(d.mean, chainer.Variable)
+
+
+def test_bernoulli_log_prob_of_integer_samples():
+    d = D.Bernoulli(logit=numpy.array([0.5, -1.], numpy.float32))
+    x = numpy.array([1, 0], numpy.int64)
+    y = d.log_prob(x)
+    assert y.dtype == numpy.float32
+    numpy.testing.assert_allclose(
+        y.array, d.log_prob(x.astype(numpy.float32)).array)
+    kl = chainer.kl_divergence(d, D.Bernoulli(logit=numpy.zeros(2, 'f')))
+    assert kl.dtype == numpy.float32 and (kl.array > 0).all()
