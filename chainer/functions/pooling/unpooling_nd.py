@@ -2,9 +2,11 @@
 and 3-D forms."""
 
 from chainer.function_node import FunctionNode
+from chainer.functions._errors import invalid_type
 from chainer.functions.pooling import _pooling
 from chainer.functions.pooling.max_pooling_nd import _check_ndim
 from chainer.functions.pooling.max_pooling_nd import _PoolGeometry
+from chainer.utils.conv import get_conv_outsize
 
 
 class UnpoolingND(_PoolGeometry, FunctionNode):
@@ -25,10 +27,23 @@ class UnpoolingND(_PoolGeometry, FunctionNode):
             outsize = _pooling.unpool_outsize(x.shape[2:], self.ksize,
                                               self.stride, self.pad,
                                               self.cover_all)
-        elif len(outsize) != self.ndim:
-            raise ValueError('{}: outsize must have {} elements, got '
-                             '{}'.format(self.label, self.ndim, outsize))
-        _pooling.check_outs(self, x.shape[2:], outsize)
+        else:
+            if len(outsize) != self.ndim:
+                raise ValueError('{}: outsize must have {} elements, got '
+                                 '{}'.format(self.label, self.ndim, outsize))
+            # as in Chainer: pooling outsize must give back x's size
+            expected = tuple(get_conv_outsize(o, k, s, p, self.cover_all)
+                             for o, k, s, p in zip(outsize, self.ksize,
+                                                   self.stride, self.pad))
+            if x.shape[2:] != expected:
+                raise invalid_type(
+                    self, 'x.shape[2:] == {}'.format(expected),
+                    '{} != {} (the size that pooling an output of {} '
+                    'gives)'.format(x.shape[2:], expected, outsize))
+        if any(o < 0 for o in outsize):  # 0 is an empty output, as in Chainer
+            raise invalid_type(self, 'a non-negative output size',
+                               'output size {} for input size {}'.format(
+                                   outsize, x.shape[2:]))
         return _pooling.sum_unpool(x, self.ksize, self.stride, self.pad,
                                    outsize),
 
