@@ -51,11 +51,13 @@ def parse_sampling_ratio(sampling_ratio):
         return None
     pair = tuple(sampling_ratio) if isinstance(
         sampling_ratio, (tuple, list)) else (sampling_ratio, sampling_ratio)
+    # an entry of None is chosen per RoI, as a whole None is (Chainer)
     if len(pair) != 2 or not all(
-            isinstance(s, numbers.Integral) and s >= 1 for s in pair):
+            s is None or isinstance(s, numbers.Integral) and s >= 1
+            for s in pair):
         raise TypeError('sampling_ratio must be integer >= 1 or a pair of '
                         'it: {}'.format(pair))
-    return int(pair[0]), int(pair[1])
+    return tuple(None if s is None else int(s) for s in pair)
 
 
 def check_inputs(func, x, rois, roi_indices, roi_width=4):
@@ -313,12 +315,11 @@ def align_pool(x, rois, roi_indices, outsize, spatial_scale, sampling_ratio,
     rh = xp.maximum(ye - ys, 1.)
     rw = xp.maximum(xe - xs, 1.)
     bh, bw = rh / oh, rw / ow
-    if sampling_ratio is None:
-        gh = xp.ceil(rh / oh).astype(numpy.int64)
-        gw = xp.ceil(rw / ow).astype(numpy.int64)
-    else:
-        gh = xp.full(len(rois), sampling_ratio[0], numpy.int64)
-        gw = xp.full(len(rois), sampling_ratio[1], numpy.int64)
+    ratio_h, ratio_w = sampling_ratio or (None, None)
+    gh = (xp.ceil(rh / oh).astype(numpy.int64) if ratio_h is None
+          else xp.full(len(rois), ratio_h, numpy.int64))
+    gw = (xp.ceil(rw / ow).astype(numpy.int64) if ratio_w is None
+          else xp.full(len(rois), ratio_w, numpy.int64))
     acc = _acc_dtype(x.dtype)
     base = base_index(xp, x.shape, roi_indices)
     max_gh = int(gh.max()) if gh.size else 0

@@ -79,3 +79,17 @@ def test_errors():
         F.roi_average_align_2d(x, rois.astype(numpy.float64), ri, 2, 0.5)
     with pytest.raises(InvalidType, match='roi_indices.shape'):
         F.roi_average_align_2d(x, rois[:2], ri, 2, 0.5)
+
+
+@pytest.mark.parametrize('func', [F.roi_average_align_2d, F.roi_max_align_2d])
+def test_sampling_ratio_with_one_adaptive_axis(func):
+    # (None, 3): the height's sample count is chosen per RoI (here
+    # ceil(4 / 2) = 2), the width's is 3, as in Chainer
+    x = numpy.random.RandomState(0).randn(1, 2, 8, 8).astype(numpy.float32)
+    rois = numpy.array([[1., 0.5, 5., 6.5]], numpy.float32)   # h 4, w 6
+    ri = numpy.array([0], numpy.int32)
+    y = func(x, rois, ri, 2, 1.0, sampling_ratio=(None, 3))
+    numpy.testing.assert_array_equal(
+        y.array, func(x, rois, ri, 2, 1.0, sampling_ratio=(2, 3)).array)
+    assert not numpy.array_equal(
+        y.array, func(x, rois, ri, 2, 1.0, sampling_ratio=(1, 3)).array)
