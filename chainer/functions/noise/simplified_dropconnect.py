@@ -4,6 +4,7 @@ at random, per example (Wan et al., 2013, simplified)."""
 import numpy
 
 from chainer import backend
+from chainer import variable
 from chainer.function_node import FunctionNode
 from chainer.functions._errors import check_float, invalid_type
 
@@ -14,7 +15,9 @@ class SimplifiedDropconnect(FunctionNode):
     def __init__(self, ratio, mask=None, use_batchwise_mask=True,
                  scale=None):
         self.ratio = ratio
-        self.mask = mask
+        # a Variable mask gives its array (the mask is no input, as in
+        # Chainer)
+        self.mask = None if mask is None else variable.as_array(mask)
         self.use_batchwise_mask = use_batchwise_mask
         self.scale = 1. / (1. - ratio) if scale is None else scale
 
@@ -147,8 +150,9 @@ def simplified_dropconnect(x, W, b=None, ratio=.5, train=True, mask=None,
         func = SimplifiedDropconnect(ratio, mask, use_batchwise_mask)
     else:
         if mask is None:
-            use_batchwise_mask = False
-            mask = backend.get_array_module(W).ones(W.shape, W.dtype)
+            # all ones, in the shape training uses (as Chainer keeps it)
+            shape = ((x.shape[0],) if use_batchwise_mask else ()) + W.shape
+            mask = backend.get_array_module(W).ones(shape, W.dtype)
         func = SimplifiedDropconnect(ratio, mask, use_batchwise_mask, 1.)
     inputs = (x, W) if b is None else (x, W, b)
     y, = func.apply(inputs)

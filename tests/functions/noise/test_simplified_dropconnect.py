@@ -1,6 +1,7 @@
 import numpy
 import pytest
 
+import chainer
 import chainer.functions as F
 from chainer.utils.type_check import InvalidType
 from op_harness import check_op
@@ -95,3 +96,17 @@ def test_gradients_without_bias():
                          numpy.asarray(rng.randn(3, 2), dt)),
         reference(mask, 2., False),
         fwd_tol={numpy.float16: dict(atol=2e-2, rtol=2e-2)})
+
+
+def test_mask_shape_and_variable_mask():
+    # as in Chainer: outside training the (all-ones) mask keeps the
+    # batchwise shape, and a Variable mask gives its array
+    x = numpy.ones((4, 3), numpy.float32)
+    W = numpy.arange(6, dtype=numpy.float32).reshape(2, 3)
+    y = F.simplified_dropconnect(x, W, train=False, use_batchwise_mask=True)
+    assert y.creator.mask.shape == (4, 2, 3)
+    numpy.testing.assert_array_equal(y.array, x.dot(W.T))
+    mask = chainer.Variable(numpy.zeros((4, 2, 3), numpy.float32))
+    y = F.simplified_dropconnect(x, W, ratio=0.5, mask=mask)
+    assert isinstance(y.creator.mask, numpy.ndarray)
+    numpy.testing.assert_array_equal(y.array, numpy.zeros((4, 2)))
