@@ -38,6 +38,21 @@ class _TreeLSTMBase(link.Chain):
         self.in_size = in_size
         self.state_size = out_size
 
+    def _x_or_zeros(self, x, cs, hs):
+        """x, or zeros in its place when only the children are given (as
+        in Chainer); all of them None is a ValueError."""
+        if x is not None:
+            return x
+        given = [v for v in list(cs) + list(hs) if v is not None]
+        if not given:
+            raise ValueError('{}: all the inputs (cs, hs and x) are '
+                             'None'.format(type(self).__name__))
+        if self.W_x.W.array is None:
+            raise ValueError('{}: x is None, so its size is unknown; give '
+                             'in_size'.format(type(self).__name__))
+        return self.xp.zeros((given[0].shape[0], self.W_x.W.shape[1]),
+                             dtype=given[0].dtype)
+
     def _zeros_for_none(self, vs, x):
         if all(v is not None for v in vs):
             return list(vs)
@@ -85,6 +100,7 @@ class ChildSumTreeLSTM(_TreeLSTMBase):
     def forward(self, *cshsx):
         """Returns ``(c, h)`` from ``(c_1, ..., c_n, h_1, ..., h_n, x)``."""
         cs, hs, x = _split_args('ChildSumTreeLSTM', cshsx)
+        x = self._x_or_zeros(x, cs, hs)
         n = self.state_size
         W_x_in = self.W_x(x)
         pairs = [(c, h) for c, h in zip(cs, hs) if h is not None]
@@ -154,6 +170,7 @@ class NaryTreeLSTM(_TreeLSTMBase):
                 '..., c_n, h_1, ..., h_n, x), got {}'.format(
                     2 * self.n_ary + 1, len(cshsx)))
         cs, hs, x = _split_args('NaryTreeLSTM', cshsx)
+        x = self._x_or_zeros(x, cs, hs)
         gates = self.W_x(x)
         if all(h is None for h in hs):
             return _leaf(gates, self.state_size)

@@ -79,3 +79,18 @@ def test_gradients(cls):
 
 def test_serialize(tmp_path):
     roundtrip_npz(L.NaryTreeLSTM(3, 2), L.NaryTreeLSTM(3, 2), tmp_path)
+
+
+@pytest.mark.parametrize('make', [
+    lambda: L.ChildSumTreeLSTM(3, 4), lambda: L.NaryTreeLSTM(3, 4, n_ary=2)])
+def test_none_x_counts_as_zeros(make):
+    # as in Chainer: x None is zeros; every input None is a ValueError
+    link = make()
+    rng = numpy.random.RandomState(0)
+    c1, c2, h1, h2 = (rng.randn(2, 4).astype(numpy.float32) for _ in range(4))
+    c, h = link(c1, c2, h1, h2, None)
+    ce, he = link(c1, c2, h1, h2, numpy.zeros((2, 3), numpy.float32))
+    numpy.testing.assert_array_equal(c.array, ce.array)
+    numpy.testing.assert_array_equal(h.array, he.array)
+    with pytest.raises(ValueError, match='all the inputs'):
+        link(None, None, None, None, None)
