@@ -11,6 +11,11 @@ _DEPRECATED_OVERRIDES = ('to_cpu', 'to_gpu', 'to_intel64')
 _FINAL = ('to_device', 'to_chx', 'from_chx')
 
 
+def _warn_deprecated(method, spec):
+    warnings.warn('{} is deprecated. Please use to_device(\'{}\') '
+                  'instead.'.format(method, spec), DeprecationWarning)
+
+
 class DeviceResidentsVisitor:
     """Visits a tree of DeviceResidents (see
     :meth:`DeviceResident.device_resident_accept`)."""
@@ -89,12 +94,20 @@ class DeviceResident:
         return self
 
     def to_cpu(self):
-        """Moves all the arrays to the CPU; returns ``self``."""
+        """Moves all the arrays to the CPU; returns ``self``.
+
+        Deprecated, as in Chainer 7: use ``to_device('@numpy')``.
+        """
+        _warn_deprecated('to_cpu', '@numpy')
         return self.to_device(backend.CpuDevice())
 
     def to_gpu(self, device=None):
         """Moves all the arrays to a GPU (the current one by default);
-        returns ``self``."""
+        returns ``self``.
+
+        Deprecated, as in Chainer 7: use ``to_device('@cupy:N')``.
+        """
+        _warn_deprecated('to_gpu', '@cupy:N')
         from chainer.backends import cuda
         cuda.check_cuda_available()
         if device is None:

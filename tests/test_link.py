@@ -403,7 +403,12 @@ def test_serialize_round_trip_and_lazy_init():
     assert sorted(s.target) == ['0/W', '0/b']
 
 
-def test_deprecated_warnings_quiet_by_default():
+def test_to_cpu_is_deprecated_as_in_chainer():
+    link = chainer.links.Linear(2, 3)
+    with pytest.warns(DeprecationWarning,
+                      match=r"to_cpu is deprecated. Please use "
+                            r"to_device\('@numpy'\) instead."):
+        assert link.to_cpu() is link
     with warnings.catch_warnings():
         warnings.simplefilter('error')
-        Net().to_cpu()
+        link.to_device('@numpy')   # the way that does not warn

@@ -3,11 +3,11 @@
 import numpy
 
 import chainer
-import chainer.functions as F
 from chainer import backend
 from chainer import initializers
 from chainer import link
 from chainer import variable
+from chainer.functions.loss import negative_sampling as _negative_sampling
 
 
 class _WalkerAlias:
@@ -70,11 +70,8 @@ class _SamplerLink(link.Link):
         super().device_resident_accept(visitor)
         device = getattr(visitor, '_device', None) or getattr(
             visitor, 'device', None)
-        if device is not None and hasattr(self.sampler, 'to_gpu'):
-            if backend.get_device(device).xp is numpy:
-                self.sampler.to_cpu()
-            else:
-                self.sampler.to_gpu()
+        if device is not None and hasattr(self.sampler, 'to_device'):
+            self.sampler.to_device(backend.get_device(device))
 
 
 class NegativeSampling(_SamplerLink):
@@ -118,6 +115,8 @@ class NegativeSampling(_SamplerLink):
         if kwargs:
             raise TypeError('forward() got unexpected keyword argument(s) {}'
                             .format(', '.join(repr(k) for k in kwargs)))
-        return F.negative_sampling(
+        # looked up in its module at each call, as Chainer does (code that
+        # patches the function sees the link use the patch)
+        return _negative_sampling.negative_sampling(
             x, t, self.W, self.sampler.sample, self.sample_size,
             reduce=reduce, return_samples=return_samples)

@@ -47,3 +47,20 @@ def test_forward_against_function():
     assert link.W.grad.shape == (4, 3)
     with pytest.raises(TypeError, match='foo'):
         link(x, t, foo=1)
+
+
+def test_link_calls_the_module_function_and_moves_its_sampler():
+    # the link looks F.negative_sampling up in its module at each call (as
+    # Chainer does), and its sampler follows it across devices
+    from unittest import mock
+
+    from chainer.functions.loss import negative_sampling as ns_module
+    link = L.NegativeSampling(3, [1, 2, 3], 2)
+    x = numpy.ones((2, 3), numpy.float32)
+    t = numpy.array([0, 1], numpy.int32)
+    with mock.patch.object(ns_module, 'negative_sampling',
+                           wraps=ns_module.negative_sampling) as m:
+        link(x, t)
+    assert m.call_count == 1
+    link.to_device('@numpy')
+    assert link.sampler.device == chainer.get_device('@numpy')
