@@ -405,6 +405,12 @@ class Optimizer:
         inf or a NaN is skipped and halves the scale, and from the first
         overflow on the scale grows by 2 every ``interval`` updates.
         """
+        if interval < 1:
+            raise ValueError('interval must be greater than or equal to 1. '
+                             'Actual: {}'.format(interval))
+        if scale is not None and scale <= 0:
+            raise ValueError('loss_scale must be a positive number. '
+                             'Actual: {}'.format(scale))
         self._loss_scale_max = 65504
         self._loss_scaling_multiplier = math.pow(2.0, 1.0 / interval)
         self._loss_scaling_isnan_ever = False

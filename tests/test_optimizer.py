@@ -372,3 +372,14 @@ def test_exports():
     for name in ['GradientClipping', 'GradientHardClipping', 'GradientLARS',
                  'GradientNoise', 'Lasso', 'WeightDecay']:
         assert callable(getattr(optimizer_hooks, name))
+
+
+@pytest.mark.parametrize('kwargs,message', [
+    (dict(interval=0), 'interval must be greater than or equal to 1'),
+    (dict(scale=-1), 'loss_scale must be a positive number'),
+    (dict(scale=0), 'loss_scale must be a positive number'),
+])
+def test_loss_scaling_arguments(kwargs, message):
+    opt = chainer.optimizers.SGD()
+    with pytest.raises(ValueError, match=message):
+        opt.loss_scaling(**kwargs)
