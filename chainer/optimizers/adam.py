@@ -104,7 +104,10 @@ class AdamRule(_base.ElementwiseRule):
         step = self.alpha_t / (xp.sqrt(new_v) + hp.eps)
         if hp.adabound:
             lower, upper = self.bounds
-            xp.clip(step, lower, upper, out=step)
+            if isinstance(step, xp.ndarray):
+                xp.clip(step, lower, upper, out=step)
+            else:  # a 0-d parameter gives a scalar step
+                step = xp.clip(step, lower, upper)
         if hp.weight_decay_rate != 0:
             # decay first, as a scale (Chainer's rounding order)
             param.array *= 1 - hp.eta * hp.weight_decay_rate

@@ -60,7 +60,8 @@ class MSVAGRule(_base.ElementwiseRule):
         with numpy.errstate(invalid='ignore'):
             factor = xp.clip(mt2 / (mt2 + rho * s), 0, 1)
         # 0 / 0 (a zero gradient history) gives no step
-        factor = xp.nan_to_num(factor, copy=False)
+        # (in place, unless a 0-d parameter made it a scalar)
+        factor = xp.nan_to_num(factor, copy=not isinstance(factor, xp.ndarray))
         param.array -= hp.eta * (hp.lr * factor * mt +
                                  hp.weight_decay_rate * param.array)
 
