@@ -65,7 +65,7 @@ def _add_to(table, node, gx):
 
 
 def _run(roots, retain_grad, loss_scale, retain_graph, needed=None,
-         sinks=None):
+         sinks=None, load_if_new=False):
     """Runs backprop from ``roots`` (a list of (node, grad Variable)).
 
     Returns the table of the gradients that reached leaf nodes (and the
@@ -110,8 +110,18 @@ def _run(roots, retain_grad, loss_scale, retain_graph, needed=None,
             gys = []
             for ref in outputs:
                 y = ref()
-                g = None if y is None else grads.pop(y, None)
-                if type(g) is list:
+                if y is None:
+                    gys.append(None)
+                    continue
+                g = grads.pop(y, None)
+                if g is None:
+                    if load_if_new:
+                        # An output nothing propagated into brings the
+                        # gradient set on it, as in Chainer.
+                        g = y._grad_var
+                        if g is not None and not retain_grad:
+                            y._grad_var = None
+                elif type(g) is list:
                     g = _sum(g)
                 if g is not None and retain_grad:
                     y._grad_var = g
@@ -273,7 +283,8 @@ def backward_from_variable(var, retain_grad, enable_double_backprop,
         return
     with using_config('enable_backprop', enable_double_backprop):
         seed = _seed(var, loss_scale, 'Variable.backward')
-        leaves = _run([(node, seed)], retain_grad, loss_scale, retain_graph)
+        leaves = _run([(node, seed)], retain_grad, loss_scale, retain_graph,
+                      load_if_new=True)
         if retain_grad:
             node._grad_var = seed
         else:
@@ -306,10 +317,15 @@ def backward(outputs, grad_outputs=None, **kwargs):
     given = grad_outputs is not None
     if not given:
         grad_outputs = [None] * len(outputs)
+    elif not isinstance(grad_outputs, (tuple, list)):
+        raise TypeError(
+            'grad_outputs must be a tuple or a list or None, not {}.'.format(
+                type(grad_outputs)))
     elif len(grad_outputs) != len(outputs):
         raise ValueError(
-            'chainer.backward: outputs and grad_outputs must have the same '
-            'length ({} != {})'.format(len(outputs), len(grad_outputs)))
+            'grad_outputs must be of the same length as outputs.\n'
+            'len(outputs) = {}, len(grad_outputs) = {}'.format(
+                len(outputs), len(grad_outputs)))
     with using_config('enable_backprop', enable_double_backprop):
         roots = []
         for y, gy in zip(outputs, grad_outputs):
@@ -327,12 +343,20 @@ def backward(outputs, grad_outputs=None, **kwargs):
                 gy = y.grad_var
             elif not isinstance(gy, Variable):
                 gy = _new_variable(gy)
-            if y._node is None or y._node._creator_node is None:
+            node = y._node
+            if node is None or node._creator_node is None:
                 continue
-            roots.append((y._node, gy))
+            if not given and any([node is n for n, _ in roots]):
+                # Chainer uses an output's gradient once.
+                warnings.warn(
+                    'outputs contains a Variable without grad, or '
+                    'duplicate outputs. Note that chainer.backward '
+                    'does not set default grad.', RuntimeWarning)
+                continue
+            roots.append((node, gy))
         if not roots:
             return
-        leaves = _run(roots, False, None, True)
+        leaves = _run(roots, False, None, True, load_if_new=True)
         for node, _ in roots:
             node._grad_var = None
         _store_leaf_grads(leaves, None)

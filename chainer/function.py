@@ -52,8 +52,10 @@ class FunctionAdapter(FunctionNode):
 
     @property
     def _has_type_check(self):
-        return type(self._function).check_type_forward is not \
-            Function.check_type_forward
+        f = self._function
+        return type(f).check_type_forward is not \
+            Function.check_type_forward or \
+            'check_type_forward' in getattr(f, '__dict__', ())
 
     def check_type_forward(self, in_types):
         self._function.check_type_forward(in_types)

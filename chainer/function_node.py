@@ -41,8 +41,9 @@ def _input_type_error(func, index, x):
             if isinstance(x, (list, tuple, int, float, bool)) else ''))
 
 
-def _new_node(data, requires_grad, creator, rank):
+def _new_node(data, requires_grad, creator, rank, variable=None):
     node = VariableNode.__new__(VariableNode)
+    node._variable = None if variable is None else _weakref(variable)
     node._creator_node = creator
     node._rank = rank
     node.dtype = data.dtype
@@ -53,6 +54,36 @@ def _new_node(data, requires_grad, creator, rank):
     node._grad_var = None
     node._loss_scale = None
     return node
+
+
+class _InstanceOverridable:
+    """The base ``check_type_forward``: one assigned on an instance (a mock,
+    say) replaces it for that node and turns its type check on."""
+
+    def __init__(self, func):
+        self._func = func
+        self.__doc__ = func.__doc__
+
+    def __get__(self, obj, cls=None):
+        if obj is None:
+            return self._func
+        f = obj.__dict__.get('check_type_forward')
+        return self._func.__get__(obj, cls) if f is None else f
+
+    def __set__(self, obj, value):
+        obj.__dict__['check_type_forward'] = value
+        obj._has_type_check = True
+
+
+def _node_variable(node, data):
+    # The node's own Variable while it is alive and still holds ``data``
+    # (so graph walkers see Chainer's identities), else a new one over it.
+    ref = node._variable
+    if ref is not None:
+        v = ref()
+        if v is not None and v._data is data:
+            return v
+    return _wrap_node(node, data)
 
 
 class FunctionNode:
@@ -103,7 +134,8 @@ class FunctionNode:
         if '_has_type_check' in cls.__dict__:
             return
         cls._has_type_check = \
-            cls.check_type_forward is not FunctionNode.check_type_forward
+            cls.check_type_forward is not \
+            FunctionNode.__dict__['check_type_forward']._func
 
     def __call__(self, *args, **kwargs):
         raise RuntimeError(
@@ -237,7 +269,7 @@ class FunctionNode:
         if len(outputs) == 1:
             y = outputs[0]
             v = _new_variable(y, requires_grad)
-            node = v._node = _new_node(y, requires_grad, self, rank)
+            node = v._node = _new_node(y, requires_grad, self, rank, v)
             self.outputs = (_weakref(node),)
             ret = (v,)
         else:
@@ -245,7 +277,7 @@ class FunctionNode:
             out_nodes = []
             for y in outputs:
                 v = _new_variable(y, requires_grad)
-                node = v._node = _new_node(y, requires_grad, self, rank)
+                node = v._node = _new_node(y, requires_grad, self, rank, v)
                 ret.append(v)
                 out_nodes.append(_weakref(node))
             self.outputs = tuple(out_nodes)
@@ -310,6 +342,7 @@ class FunctionNode:
                     '{} is detected on {} computation of {}'.format(
                         what, phase, self.label))
 
+    @_InstanceOverridable
     def check_type_forward(self, in_types):
         """Checks the types of the inputs (override with
         :mod:`chainer.utils.type_check` expectations)."""
@@ -393,7 +426,7 @@ class FunctionNode:
         inputs = self.inputs
         ret = []
         for i, d in zip(self._input_indexes_to_retain, data):
-            ret.append(_wrap_node(inputs[i], d))
+            ret.append(_node_variable(inputs[i], d))
         return tuple(ret)
 
     def get_retained_outputs(self):
@@ -414,7 +447,7 @@ class FunctionNode:
                 node = _new_node(d, True, self, self.rank + 1)
                 outputs = self.outputs = (
                     outputs[:i] + (weakref.ref(node),) + outputs[i + 1:])
-            ret.append(_wrap_node(node, d))
+            ret.append(_node_variable(node, d))
         return tuple(ret)
 
     def _release(self):

@@ -20,6 +20,8 @@ A layout is named by a constant below; ``None`` is the standard layout.
 (2, 3, 4, 5)
 """
 
+import weakref
+
 from chainer import function_node
 from chainer import variable
 
@@ -179,6 +181,8 @@ class AsLayout(function_node.FunctionNode):
         y = ys[0]
         v = variable.Variable.__new__(_LayoutVariable)
         v._data, v._node = y._data, y._node
+        if y._node is not None:
+            y._node._variable = weakref.ref(v)
         v._requires_grad, v._name = y._requires_grad, y._name
         v._layout = self.out_layout
         return v,

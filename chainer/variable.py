@@ -10,6 +10,7 @@ needs, nothing more, and a variable the user drops frees its array.
 """
 
 import copy as _copy
+from weakref import ref as _weakref
 import warnings
 
 import numpy
@@ -64,7 +65,7 @@ class VariableNode:
 
     __slots__ = ('_creator_node', '_rank', 'dtype', 'shape', 'name',
                  'requires_grad', 'data', '_grad_var', '_loss_scale',
-                 '__weakref__')
+                 '_variable', '__weakref__')
 
     def __init__(self, variable, name, **kwargs):
         if 'grad' in kwargs:
@@ -81,6 +82,7 @@ class VariableNode:
         self.data = None
         self._grad_var = None
         self._loss_scale = None
+        self._variable = _weakref(variable)
 
     @property
     def creator_node(self):
@@ -89,8 +91,10 @@ class VariableNode:
 
     @creator_node.setter
     def creator_node(self, func):
+        # Removing the creator keeps the rank, as Chainer does.
         self._creator_node = func
-        self._rank = 0 if func is None else func.rank + 1
+        if func is not None:
+            self._rank = func.rank + 1
 
     @property
     def creator(self):
@@ -107,6 +111,15 @@ class VariableNode:
     @property
     def rank(self):
         return self._rank
+
+    @property
+    def _requires_grad(self):
+        # Chainer's private name of the flag.
+        return self.requires_grad
+
+    @_requires_grad.setter
+    def _requires_grad(self, value):
+        self.requires_grad = value
 
     @property
     def grad(self):
@@ -127,12 +140,18 @@ class VariableNode:
         return '({}), {}'.format(', '.join(map(str, self.shape)), self.dtype)
 
     def get_variable(self):
-        """Returns a Variable standing for this node (sharing its gradient
-        and, when retained, its data)."""
-        return _wrap_node(self, self.data)
+        """The Variable of this node while it is alive; once it is gone,
+        a new Variable over this node and its retained data."""
+        ref = self._variable
+        var = None if ref is None else ref()
+        if var is None:
+            return _wrap_node(self, self.data)
+        return var
 
     def get_variable_or_none(self):
-        return _wrap_node(self, self.data)
+        """The Variable of this node while it is alive, else None."""
+        ref = self._variable
+        return None if ref is None else ref()
 
     def set_creator(self, creator):
         """Sets a FunctionNode or a legacy Function as the creator."""
@@ -143,14 +162,16 @@ class VariableNode:
         self.creator_node = creator_node
 
     def unchain(self):
-        """Removes the reference to the creator."""
+        """Removes the reference to the creator (the rank stays)."""
         self._creator_node = None
-        self._rank = 0
 
     def retain_data(self):
         """Keeps the variable's array in the node (set by the variable)."""
         raise RuntimeError(
             'VariableNode.retain_data: call Variable.retain_data() instead')
+
+
+_VariableNode_new = object.__new__
 
 
 def _wrap_node(node, data):
@@ -246,7 +267,19 @@ class Variable:
         self._data = data
         self._requires_grad = requires_grad
         self._name = name
-        self._node = None
+        # Made at once, as in Chainer (code reaches into ``x._node``).
+        node = self._node = _VariableNode_new(VariableNode)
+        node._creator_node = None
+        node._rank = 0
+        if data is None:
+            node.dtype = node.shape = None
+        else:
+            node.dtype = data.dtype
+            node.shape = data.shape
+        node.name = name
+        node.requires_grad = requires_grad
+        node.data = node._grad_var = node._loss_scale = None
+        node._variable = _weakref(self)
         if grad is not None:
             self.grad = grad
 
