@@ -170,3 +170,44 @@ def test_early_stopping_trigger_errors_and_missing_key(fires):
     e = T.EarlyStoppingTrigger((1, 'iteration'), monitor='main/x')
     with pytest.warns(UserWarning, match='main/x is not in observation'):
         assert fires(e, obs=[1] * 12) == [0] * 13
+
+
+def _load_old(trigger, message):
+    with pytest.warns(UserWarning) as record:
+        NpzDeserializer({'dummy': numpy.array(0)}).load(trigger)
+    assert any(message in str(w.message) for w in record)
+
+
+def test_triggers_resume_snapshots_without_their_position(fake_trainer):
+    # A snapshot written by an older Chainer holds none of the trigger's
+    # keys: loading warns, and the position is then guessed from the
+    # updater (the iteration before, or its previous_epoch_detail).
+    tr = fake_trainer(4)
+    tr.updater.iteration = 6
+
+    t = T.IntervalTrigger(2, 'iteration')
+    _load_old(t, 'previous value of iteration')
+    assert t(tr)                 # 5 -> 6 crosses a multiple of 2
+    tr.updater.iteration = 7
+    assert not t(tr)
+
+    t = T.IntervalTrigger(1, 'epoch')
+    _load_old(t, 'previous value of epoch_detail')
+    tr.updater.iteration = 8     # 7/4 -> 8/4 crosses epoch 2
+    assert t(tr)
+
+    t = T.ManualScheduleTrigger([2, 9], 'iteration')
+    _load_old(t, 'flag of finished')
+    assert t.finished is False   # unknown until the next call
+    tr.updater.iteration = 9
+    assert t(tr) and t.finished
+    t = T.ManualScheduleTrigger(2, 'iteration')
+    _load_old(t, '')
+    assert not t(tr) and t.finished   # past the last point already
+
+    t = T.OnceTrigger()
+    _load_old(t, 'OnceTrigger guesses')
+    assert not t(tr) and t.finished
+    t = T.OnceTrigger(call_on_resume=True)
+    _load_old(t, '')
+    assert t(tr) and not t(tr)

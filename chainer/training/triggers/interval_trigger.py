@@ -1,5 +1,7 @@
 """IntervalTrigger: fires every ``period`` iterations or epochs."""
 
+import warnings
+
 _UNITS = ('epoch', 'iteration')
 
 
@@ -7,6 +9,52 @@ def _check_unit(unit):
     if unit not in _UNITS:
         raise ValueError(
             "Trigger unit must be either 'epoch' or 'iteration'.")
+
+
+def _serialize_or(serializer, key, value, missing, message):
+    """``serializer(key, value)``; a snapshot written before ``key`` was
+    saved gives ``missing`` instead, with a warning saying what is guessed."""
+    try:
+        return serializer(key, value)
+    except KeyError:
+        warnings.warn(message)
+        return missing
+
+
+def _serialize_previous(trigger, serializer):
+    # -1 marks a position unknown after resuming an old snapshot: the next
+    # call guesses it from the updater (see _previous).
+    name = type(trigger).__name__
+    trigger._previous_iteration = _serialize_or(
+        serializer, 'previous_iteration', trigger._previous_iteration, -1,
+        'The previous value of iteration is not saved. {} guesses it using '
+        'current iteration. If this trigger is not called at every '
+        'iteration, it may not work correctly.'.format(name))
+    trigger._previous_epoch_detail = _serialize_or(
+        serializer, 'previous_epoch_detail', trigger._previous_epoch_detail,
+        -1., 'The previous value of epoch_detail is not saved. {} uses the '
+        'value of trainer.updater.previous_epoch_detail. If this trigger is '
+        'not called at every iteration, it may not work correctly.'.format(
+            name))
+
+
+def _previous(trigger, updater):
+    """The (previous, current) position of ``updater`` in ``trigger``'s unit,
+    and records the current one for the next call."""
+    if trigger.unit == 'epoch':
+        now = updater.epoch_detail
+        before = trigger._previous_epoch_detail
+        if before < 0:
+            before = updater.previous_epoch_detail
+    else:
+        now = updater.iteration
+        before = trigger._previous_iteration
+        if before < 0:
+            before = now - 1
+    trigger._previous_iteration = updater.iteration
+    if hasattr(updater, 'epoch_detail'):
+        trigger._previous_epoch_detail = updater.epoch_detail
+    return before, now
 
 
 class IntervalTrigger:
@@ -31,24 +79,11 @@ class IntervalTrigger:
 
     def __call__(self, trainer):
         """Whether the trigger fires at the trainer's current iteration."""
-        updater = trainer.updater
-        if self.unit == 'epoch':
-            now = updater.epoch_detail
-            before = self._previous_epoch_detail
-        else:
-            now = updater.iteration
-            before = self._previous_iteration
-        fire = before // self.period != now // self.period
-        self._previous_iteration = updater.iteration
-        if hasattr(updater, 'epoch_detail'):
-            self._previous_epoch_detail = updater.epoch_detail
-        return fire
+        before, now = _previous(self, trainer.updater)
+        return before // self.period != now // self.period
 
     def serialize(self, serializer):
-        self._previous_iteration = serializer(
-            'previous_iteration', self._previous_iteration)
-        self._previous_epoch_detail = serializer(
-            'previous_epoch_detail', self._previous_epoch_detail)
+        _serialize_previous(self, serializer)
 
     def get_training_length(self):
         """``(period, unit)``: the length of training when this is the stop

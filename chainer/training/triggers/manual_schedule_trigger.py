@@ -1,6 +1,7 @@
 """ManualScheduleTrigger: fires at given iterations or epochs."""
 
-from chainer.training.triggers.interval_trigger import _check_unit
+from chainer.training.triggers.interval_trigger import (
+    _check_unit, _previous, _serialize_or, _serialize_previous)
 
 
 class ManualScheduleTrigger:
@@ -28,28 +29,30 @@ class ManualScheduleTrigger:
         self.points = points
         self.unit = unit
         self.finished = False
+        self._finished_unknown = False
         self._previous_iteration = 0
         self._previous_epoch_detail = 0.
 
     def __call__(self, trainer):
-        updater = trainer.updater
-        if self.unit == 'epoch':
-            now = updater.epoch_detail
-            before = self._previous_epoch_detail
-        else:
-            now = updater.iteration
-            before = self._previous_iteration
+        before, now = _previous(self, trainer.updater)
         fire = any(before < p <= now for p in self.points)
-        if now >= max(self.points):
-            self.finished = True
-        self._previous_iteration = updater.iteration
-        if hasattr(updater, 'epoch_detail'):
-            self._previous_epoch_detail = updater.epoch_detail
+        # after resuming a snapshot without the flag, the first call decides
+        # it from where training is; otherwise it is set when the last point
+        # fires
+        if fire or self._finished_unknown:
+            self._finished_unknown = False
+            if now >= max(self.points):
+                self.finished = True
         return fire
 
     def serialize(self, serializer):
-        self._previous_iteration = serializer(
-            'previous_iteration', self._previous_iteration)
-        self._previous_epoch_detail = serializer(
-            'previous_epoch_detail', self._previous_epoch_detail)
-        self.finished = serializer('finished', self.finished)
+        _serialize_previous(self, serializer)
+        # an old snapshot has no flag: False keeps the extension initialized
+        # until the next call settles it
+        finished = _serialize_or(
+            serializer, 'finished', self.finished, None,
+            'The flag of finished is not saved. ManualScheduleTrigger set '
+            'the flag to `False` to force initialization and reset in next '
+            '`__call__`.')
+        self._finished_unknown = finished is None
+        self.finished = bool(finished)

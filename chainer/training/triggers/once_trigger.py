@@ -1,5 +1,7 @@
 """OnceTrigger: fires once, at the first call."""
 
+from chainer.training.triggers.interval_trigger import _serialize_or
+
 
 class OnceTrigger:
     """Fires only at its first call (before the first iteration, when the
@@ -30,4 +32,9 @@ class OnceTrigger:
         return fire
 
     def serialize(self, serializer):
-        self._flag_first = serializer('_flag_first', self._flag_first)
+        # a snapshot older than the flag was taken after the first call
+        self._flag_first = _serialize_or(
+            serializer, '_flag_first', self._flag_first, False,
+            'The flag is not saved. OnceTrigger guesses it is not first when '
+            'resumed. If this trigger is resumed before first called, it may '
+            'not work correctly.')
