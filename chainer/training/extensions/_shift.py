@@ -35,12 +35,16 @@ class _Shift(extension.Extension):
         if self._last_value is not None:  # resumed from a snapshot
             value = self._last_value
         else:
-            value = self._value()
+            value = self._start()
         self._update_value(optimizer, value)
 
     def __call__(self, trainer):
         self._t += 1
         self._update_value(self._get_optimizer(trainer), self._value())
+
+    def _start(self):
+        # the first value is init itself, even beyond the target bound
+        return self._init
 
     def _value(self):
         raise NotImplementedError
@@ -51,7 +55,13 @@ class _Shift(extension.Extension):
         self._last_value = value.item() if hasattr(value, 'item') else value
 
 
-def _clamp(value, target, decreasing):
+def _clamp(value, target, growing):
+    """``value`` bounded by ``target`` in magnitude: a growing schedule
+    stops at it, a shrinking one does not fall below it. Comparing the ratio
+    keeps this right for negative values too."""
     if target is None:
         return value
-    return max(value, target) if decreasing else min(value, target)
+    ratio = value / target
+    if growing and ratio > 1 or not growing and ratio < 1:
+        return target
+    return value

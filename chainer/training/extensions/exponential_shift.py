@@ -28,4 +28,4 @@ class ExponentialShift(_shift._Shift):
 
     def _value(self):
         value = self._init * self._rate ** self._t
-        return _shift._clamp(value, self._target, self._rate < 1)
+        return _shift._clamp(value, self._target, self._rate > 1)

@@ -29,4 +29,4 @@ class InverseShift(_shift._Shift):
 
     def _value(self):
         value = self._init * (1 + self._gamma * self._t) ** (-self._power)
-        return _shift._clamp(value, self._target, self._power > 0)
+        return _shift._clamp(value, self._target, self._power < 0)

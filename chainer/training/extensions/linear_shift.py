@@ -20,6 +20,9 @@ class LinearShift(_shift._Shift):
         self._time_range = time_range
         self._init = False  # no initial value is read from the optimizer
 
+    def _start(self):
+        return self._value()
+
     def _value(self):
         t1, t2 = self._time_range
         v1, v2 = self._value_range

@@ -30,4 +30,12 @@ class PolynomialShift(_shift._Shift):
             value = 0. * self._init
         else:
             value = self._init * (1 - self._t / self._max_count) ** self._rate
-        return _shift._clamp(value, self._target, self._rate > 0)
+        if self._target is None:
+            return value
+        # Chainer compares target / value here (the other shifts take
+        # value / target): a value decayed to 0 stays 0 for a target of 0
+        ratio = self._target / value if value else float(
+            'inf' if self._target else 0)
+        if self._rate > 0 and ratio > 1 or self._rate <= 0 and ratio < 1:
+            return self._target
+        return value

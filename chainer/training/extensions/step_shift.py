@@ -30,4 +30,4 @@ class StepShift(_shift._Shift):
 
     def _value(self):
         value = self._init * self._gamma ** (self._t // self._step)
-        return _shift._clamp(value, self._target, self._gamma < 1)
+        return _shift._clamp(value, self._target, self._gamma > 1)

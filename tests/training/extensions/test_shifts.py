@@ -57,6 +57,23 @@ CASES = [
       0.0049382716, 0.004], {'_t': 8, '_last_value': 0.004}),
     (E.InverseShift('lr', 0.5, 2, init=1.0, target=0.3),
      [1.0, 0.4444444444] + [0.3] * 7, {'_t': 8, '_last_value': 0.3}),
+    # negative values: the target bounds the magnitude
+    (E.ExponentialShift('lr', 2, init=-1.0, target=-10),
+     [-1.0, -2.0, -4.0, -8.0] + [-10.0] * 5, {'_t': 8, '_last_value': -10}),
+    (E.ExponentialShift('lr', 0.5, init=-1.0, target=-0.1),
+     [-1.0, -0.5, -0.25, -0.125] + [-0.1] * 5,
+     {'_t': 8, '_last_value': -0.1}),
+    (E.StepShift('lr', 2, 2, init=-1.0, target=-3),
+     [-1.0, -1.0, -2.0, -2.0] + [-3.0] * 5, {'_t': 8, '_last_value': -3}),
+    # the first value is init, even beyond the target
+    (E.StepShift('lr', 1.0, 2, init=-2.0, target=-3),
+     [-2.0] + [-3.0] * 8, {'_t': 8, '_last_value': -3}),
+    (E.InverseShift('lr', 0.5, -1, init=-1.0, target=-2.0),
+     [-1.0, -1.5] + [-2.0] * 7, {'_t': 8, '_last_value': -2.0}),
+    (E.InverseShift('lr', 0.5, 2, init=-1.0, target=-0.3),
+     [-1.0, -0.4444444444] + [-0.3] * 7, {'_t': 8, '_last_value': -0.3}),
+    (E.PolynomialShift('lr', 2, 10, init=-1.0, target=-0.5),
+     [-1.0, -0.81, -0.64] + [-0.5] * 6, {'_t': 8, '_last_value': -0.5}),
 ]
 
 
