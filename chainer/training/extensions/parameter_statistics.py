@@ -16,6 +16,18 @@ def _xp(x):
     return backend.get_array_module(x)
 
 
+# Module-level, as in Chainer: their reprs (``<function <lambda> ...>``)
+# show in parameterized test names.
+_default_statistics = {
+    'mean': lambda x: _xp(x).mean(x),
+    'std': lambda x: _xp(x).std(x),
+    'min': lambda x: _xp(x).min(x),
+    'max': lambda x: _xp(x).max(x),
+    'zeros': lambda x: _xp(x).count_nonzero(x == 0),
+    'percentile': lambda x: _xp(x).percentile(x, _SIGMAS),
+}
+
+
 class ParameterStatistics(extension.Extension):
     """Reports statistics of the parameters (``data``) and gradients
     (``grad``) of links, under keys
@@ -43,14 +55,7 @@ class ParameterStatistics(extension.Extension):
     priority = extension.PRIORITY_WRITER
     report_key_template = \
         '{prefix}{link_name}{param_name}/{attr_name}/{function_name}'
-    default_statistics = {
-        'mean': lambda x: _xp(x).mean(x),
-        'std': lambda x: _xp(x).std(x),
-        'min': lambda x: _xp(x).min(x),
-        'max': lambda x: _xp(x).max(x),
-        'zeros': lambda x: _xp(x).count_nonzero(x == 0),
-        'percentile': lambda x: _xp(x).percentile(x, _SIGMAS),
-    }
+    default_statistics = _default_statistics
 
     def __init__(self, links, statistics='default', report_params=True,
                  report_grads=True, prefix=None, trigger=(1, 'epoch'),

@@ -75,6 +75,9 @@ def test_parameter_statistics(fake_trainer):
                                          trigger=(1, 'iteration'))
     assert (ext.default_name, ext.priority, ext.trigger) == \
         ('parameter_statistics', 300, (1, 'iteration'))
+    # module-level functions, as in Chainer (their repr names no class)
+    assert {f.__qualname__ for f in ext.default_statistics.values()} == \
+        {'<lambda>'}
     tr = fake_trainer()
     tr.updater.iteration = 1
     reporter = chainer.Reporter()
