@@ -24,6 +24,82 @@ def _sample(arrays, max_size):
     return flat
 
 
+class Reservoir:
+    """A uniform sample of at most ``size`` of the arrays added so far
+    (reservoir sampling, drawing from NumPy's global generator), each kept
+    with its index.
+
+    Args:
+        size (int): The most arrays kept.
+        data_shape (tuple): The shape of one array.
+        dtype: The dtype they are kept in.
+    """
+
+    def __init__(self, size, data_shape, dtype=numpy.float32):
+        self.size = size
+        self.data = numpy.zeros((size,) + tuple(data_shape), dtype=dtype)
+        self.idxs = numpy.zeros((size,), dtype=numpy.int32)
+        self.counter = 0
+
+    def add(self, x, idx=None):
+        """Offers ``x`` (numbered ``idx``, by default its position)."""
+        if idx is None:
+            idx = self.counter
+        if self.counter < self.size:
+            slot = self.counter
+        elif numpy.random.random() < self.size / (self.counter + 1):
+            slot = numpy.random.randint(self.size)
+        else:
+            slot = None
+        if slot is not None:
+            self.data[slot] = x
+            self.idxs[slot] = idx
+        self.counter += 1
+
+    def get_data(self):
+        """``(idxs, data)`` of the kept arrays, in the order of idxs."""
+        n = min(self.counter, self.size)
+        order = numpy.argsort(self.idxs[:n])
+        return self.idxs[:n][order], self.data[:n][order]
+
+
+class Statistician:
+    """Computes the mean, the standard deviation and percentiles of an array
+    along axes, as a dict with the keys ``'mean'``, ``'std'`` and
+    ``'percentile'`` (each only when asked for).
+
+    Args:
+        collect_mean (bool): Compute the mean.
+        collect_std (bool): Compute the standard deviation.
+        percentile_sigmas (tuple): The percentiles (in percent); empty or
+            None for none.
+    """
+
+    def __init__(self, collect_mean, collect_std, percentile_sigmas):
+        self.collect_mean = collect_mean
+        self.collect_std = collect_std
+        self.percentile_sigmas = percentile_sigmas
+
+    def __call__(self, x, axis=0, dtype=None, xp=None):
+        if axis is None:
+            axis = tuple(range(x.ndim))
+        elif not isinstance(axis, (tuple, list)):
+            axis = (axis,)
+        return self.collect(x, tuple(axis))
+
+    def collect(self, x, axis):
+        out = {}
+        if self.collect_mean:
+            out['mean'] = x.mean(axis=axis)
+        if self.collect_std:
+            out['std'] = x.std(axis=axis)
+        if self.percentile_sigmas:
+            xp = backend.get_array_module(x)
+            out['percentile'] = xp.percentile(
+                x, self.percentile_sigmas, axis=axis)
+        return out
+
+
 class VariableStatisticsPlot(extension.Extension):
     """Plots, for the values and the gradients of ``targets``, the
     percentiles (as bands), the mean and the mean +- std over training, and

@@ -149,3 +149,30 @@ def test_dump_graph(tiny_trainer, tmp_path):
     assert bool(s.target['_flag_called']) is True
     with pytest.raises(TypeError, match='foo'):
         extensions.DumpGraph('main/loss', foo=1)
+
+
+def test_variable_statistics_plot_reservoir_and_statistician():
+    from chainer.training.extensions import variable_statistics_plot as vsp
+    # values of Chainer 7.8.1 (same draws from NumPy's global generator)
+    numpy.random.seed(3)
+    r = vsp.Reservoir(3, (2,))
+    for i in range(10):
+        r.add(numpy.full(2, i))
+    idxs, data = r.get_data()
+    assert r.counter == 10
+    assert idxs.tolist() == [0, 5, 9] and idxs.dtype == numpy.int32
+    assert data.dtype == numpy.float32 and data[:, 0].tolist() == [0, 5, 9]
+    r = vsp.Reservoir(4, (1,))
+    r.add(numpy.ones(1), idx=7)
+    assert [a.tolist() for a in r.get_data()] == [[7], [[1.0]]]
+
+    x = numpy.arange(12, dtype=numpy.float32).reshape(3, 4)
+    s = vsp.Statistician(True, True, (0, 50, 100))
+    out = s(x, axis=None)
+    assert out['mean'].dtype == numpy.float32 and out['mean'] == 5.5
+    assert out['std'] == pytest.approx(3.452052593231201)
+    assert out['percentile'].tolist() == [0.0, 5.5, 11.0]
+    out = s(x, axis=1)
+    assert out['mean'].tolist() == [1.5, 5.5, 9.5]
+    assert out['percentile'].shape == (3, 3)
+    assert vsp.Statistician(False, False, ())(x) == {}
