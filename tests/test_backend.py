@@ -115,3 +115,12 @@ def test_from_array_takes_arrays_only():
     assert intel64.Intel64Device.from_array(numpy.ones(1)) is None
     # the device of a scalar is still the CPU
     assert backend.get_device_from_array(numpy.float32(1)) == backend.CpuDevice()
+
+
+def test_cpu_private_to_cpu_takes_lists_and_tuples():
+    from chainer.backends import _cpu
+    a, b = numpy.ones(2), numpy.zeros(1)
+    out = _cpu._to_cpu((a, None, b))
+    assert type(out) is tuple and out[0] is a and out[1] is None
+    assert type(_cpu._to_cpu([a])) is list
+    assert _cpu._to_cpu(None) is None

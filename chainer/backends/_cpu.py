@@ -34,7 +34,7 @@ class CpuDevice(backend.Device):
 
 
 def _to_cpu(array):
-    """One array (NumPy or CuPy) or None, on the host: Chainer's private
-    helper behind ``CpuDevice.send``."""
+    """An array (NumPy or CuPy), None, or a list or tuple of them, on the
+    host: Chainer's private helper behind ``CpuDevice.send``."""
     from chainer.backends import cuda
-    return cuda._array_to_cpu(array, None)
+    return cuda.to_cpu(array)
