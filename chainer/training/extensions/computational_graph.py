@@ -1,12 +1,29 @@
 """DumpGraph: writes the computational graph of a reported variable."""
 
 import os
+import subprocess
 
 from chainer import computational_graph
 from chainer import configuration
 from chainer import variable
 from chainer.training import extension
 from chainer.training.extensions import log_report
+
+
+def is_return_code_zero(args):
+    """Whether the command ``args`` (a list of str) runs and exits with 0;
+    its output is discarded."""
+    try:
+        subprocess.run(args, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL, check=True)
+    except (subprocess.CalledProcessError, OSError):
+        return False
+    return True
+
+
+def is_graphviz_available():
+    """Whether Graphviz's ``dot`` command is available."""
+    return is_return_code_zero(['dot', '-V'])
 
 
 class DumpGraph(extension.Extension):
@@ -16,8 +33,9 @@ class DumpGraph(extension.Extension):
 
     While it waits for that iteration it turns on
     ``config.keep_graph_on_report`` (so the reported variable still has its
-    graph); it restores the setting afterwards. Render the file with
-    ``dot -Tpng cg.dot -o cg.png``.
+    graph); it restores the setting afterwards. When Graphviz's ``dot``
+    command is available, it also renders the graph as a PNG image of the
+    same name (``cg.png``).
 
     Args:
         root_name (str): The observation key of the output variable.
@@ -66,9 +84,12 @@ class DumpGraph(extension.Extension):
                 [var], variable_style=self._variable_style,
                 function_style=self._function_style).dump()
             os.makedirs(trainer.out, exist_ok=True)
-            log_report._write_atomically(
-                os.path.join(trainer.out, self._filename),
-                lambda f: f.write(cg))
+            filename = os.path.join(trainer.out, self._filename)
+            log_report._write_atomically(filename, lambda f: f.write(cg))
+            if is_graphviz_available():
+                image = os.path.join(trainer.out, os.path.splitext(
+                    self._filename)[0] + '.png')
+                subprocess.check_call(['dot', '-Tpng', filename, '-o', image])
         finally:
             configuration.config.keep_graph_on_report = self._original_flag
 

@@ -1,3 +1,6 @@
+import os
+import sys
+
 import numpy
 import pytest
 
@@ -149,6 +152,30 @@ def test_dump_graph(tiny_trainer, tmp_path):
     assert bool(s.target['_flag_called']) is True
     with pytest.raises(TypeError, match='foo'):
         extensions.DumpGraph('main/loss', foo=1)
+
+
+def test_dump_graph_renders_png_with_graphviz(tiny_trainer, tmp_path,
+                                              monkeypatch):
+    from chainer.training.extensions import computational_graph as cg
+    assert cg.is_return_code_zero([sys.executable, '-c', 'pass'])
+    assert not cg.is_return_code_zero([sys.executable, '-c', 'exit(1)'])
+    assert not cg.is_return_code_zero([str(tmp_path / 'no-such-command')])
+    # a stand-in for Graphviz's dot: copies its input to the -o file
+    bin_dir = tmp_path / 'bin'
+    bin_dir.mkdir()
+    dot = bin_dir / 'dot'
+    dot.write_text('#!{}\nimport shutil, sys\nif sys.argv[1:2] != ["-V"]:\n'
+                   '    shutil.copy(sys.argv[2], sys.argv[4])\n'.format(
+                       sys.executable))
+    dot.chmod(0o755)
+    monkeypatch.setenv('PATH', str(bin_dir) + os.pathsep +
+                       os.environ.get('PATH', ''))
+    assert cg.is_graphviz_available()
+    t = tiny_trainer(stop=(2, 'iteration'))
+    t.extend(extensions.DumpGraph('main/loss', filename='g.dot'))
+    t.run()
+    out = tmp_path / 'result'
+    assert (out / 'g.png').read_text() == (out / 'g.dot').read_text()
 
 
 def test_variable_statistics_plot_reservoir_and_statistician():
