@@ -117,3 +117,35 @@ def test_multiprocess_parallel_updater_needs_nccl(tiny_data):
         pytest.skip('NCCL is available here')
     with pytest.raises(RuntimeError, match='requires NCCL'):
         updaters.MultiprocessParallelUpdater([it], opt, devices=[0, 1])
+
+
+@pytest.mark.parametrize('dtype', [numpy.float32, numpy.float16])
+def test_multiprocess_parallel_updater_gather_scatter(dtype):
+    from chainer.training.updaters import multiprocess_parallel_updater as mpu
+    model = chainer.Sequential(L.Linear(3, 2), L.Linear(2, 1))
+    for p in model.params():
+        p.array = p.array.astype(dtype)
+    with pytest.raises(RuntimeError, match='gather_grads works only on GPU'):
+        mpu.gather_grads(model)
+    with pytest.raises(RuntimeError, match='gather_params works only on GPU'):
+        mpu.gather_params(model)
+    assert mpu.size_num_grads(model) == (11, 4)
+    # the layout itself works with any array module
+    flat = mpu._gather(model, 'data')
+    assert flat.dtype == numpy.float32 and flat.shape == (11,)
+    other = chainer.Sequential(L.Linear(3, 2), L.Linear(2, 1))
+    for p in other.params():
+        p.array = p.array.astype(dtype)
+    mpu._scatter(other, flat, 'data')
+    for (_, a), (_, b) in zip(sorted(model.namedparams()),
+                              sorted(other.namedparams())):
+        numpy.testing.assert_array_equal(a.array, b.array)
+        assert b.array.dtype == dtype
+    # a missing gradient gathers as zeros and is created by scatter
+    model.cleargrads()
+    other.cleargrads()
+    assert not mpu._gather(model, 'grad').any()
+    mpu._scatter(other, numpy.arange(11, dtype=numpy.float32), 'grad')
+    assert [p.grad.dtype for _, p in sorted(other.namedparams())] == \
+        [dtype] * 4
+    assert mpu._gather(other, 'grad').tolist() == list(range(11))

@@ -2,6 +2,8 @@
 NCCL. It needs CuPy with NCCL; chainer-ng does not run it (use
 :class:`ParallelUpdater` for data parallelism in one process)."""
 
+import numpy
+
 from chainer.dataset import convert
 from chainer.training.updaters import standard_updater
 
@@ -50,3 +52,72 @@ class MultiprocessParallelUpdater(standard_updater.StandardUpdater):
     def available():
         """Whether CuPy with NCCL is usable."""
         return _nccl_available()
+
+
+def size_num_grads(link):
+    """``(total size, count)`` of the non-empty parameters of ``link``."""
+    sizes = [p.size for p in link.params() if p.size]
+    return sum(sizes), len(sizes)
+
+
+def _nonempty_params(link):
+    # sorted by name, so that every process lays them out alike
+    return [p for _, p in sorted(link.namedparams()) if p.size]
+
+
+def _gather(link, target):
+    """The ``target`` ('data' or 'grad') arrays of the parameters, flattened
+    into one float32 array (a missing gradient counts as zeros)."""
+    xp = link.xp
+    parts = []
+    for param in _nonempty_params(link):
+        a = getattr(param, target)
+        parts.append(xp.zeros(param.size, numpy.float32) if a is None
+                     else a.ravel().astype(numpy.float32))
+    if not parts:
+        return xp.zeros(0, numpy.float32)
+    return xp.concatenate(parts)
+
+
+def _scatter(link, array, target):
+    """Writes back the slices of ``array`` made by :func:`_gather` (a
+    missing array is created)."""
+    offset = 0
+    for param in _nonempty_params(link):
+        piece = array[offset:offset + param.size].reshape(param.shape)
+        offset += param.size
+        a = getattr(param, target)
+        if a is None:
+            setattr(param, target, piece.astype(param.dtype))
+        else:
+            a[...] = piece
+
+
+def _check_gpu(link, name):
+    if link.xp is numpy:
+        raise RuntimeError('{} works only on GPU.'.format(name))
+
+
+def gather_grads(link):
+    """The gradients of ``link``'s parameters in one float32 CuPy array
+    (RuntimeError on the CPU)."""
+    _check_gpu(link, 'gather_grads')
+    return _gather(link, 'grad')
+
+
+def gather_params(link):
+    """The values of ``link``'s parameters in one float32 CuPy array
+    (RuntimeError on the CPU)."""
+    _check_gpu(link, 'Link.gather_params')
+    return _gather(link, 'data')
+
+
+def scatter_grads(link, array):
+    """Puts the array made by :func:`gather_grads` back into the gradients.
+    """
+    _scatter(link, array, 'grad')
+
+
+def scatter_params(link, array):
+    """Puts the array made by :func:`gather_params` back into the values."""
+    _scatter(link, array, 'data')
