@@ -28,6 +28,18 @@ def _normalize_slices(slices):
     return _one(slices)
 
 
+def _as_tuple(slices):
+    """Chainer's ``slices`` attribute (exporters read it): the index as a
+    tuple, lists kept as given."""
+    if isinstance(slices, tuple):
+        return slices
+    if isinstance(slices, list) and any(
+            isinstance(s, (list, numpy.ndarray)) or backend.is_gpu_array(s)
+            for s in slices):
+        return tuple(slices)
+    return slices,
+
+
 def _one(s):
     if isinstance(s, list):
         return numpy.asarray(s) if s else numpy.asarray(s, numpy.intp)
@@ -62,7 +74,8 @@ class GetItem(FunctionNode):
     """Extracts elements of an array with an index."""
 
     def __init__(self, slices):
-        self.slices = _normalize_slices(slices)
+        self.slices = _as_tuple(slices)
+        self._index = _normalize_slices(slices)
 
     def forward(self, xs):
         x, = xs
@@ -70,10 +83,10 @@ class GetItem(FunctionNode):
         self._in_dtype = x.dtype
         xp = backend.get_array_module(x)
         # a bad index raises NumPy's own IndexError, as in Chainer
-        return x[_to_xp(self.slices, xp)],
+        return x[_to_xp(self._index, xp)],
 
     def backward(self, indexes, gy):
-        return GetItemGrad(self.slices, self._in_shape,
+        return GetItemGrad(self._index, self._in_shape,
                            self._in_dtype).apply(gy)
 
 

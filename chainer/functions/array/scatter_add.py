@@ -4,6 +4,7 @@ import numpy
 
 from chainer import backend
 from chainer.function_node import FunctionNode
+from chainer.functions.array.get_item import _as_tuple
 from chainer.functions.array.get_item import _normalize_slices, _to_xp
 
 
@@ -11,12 +12,13 @@ class ScatterAdd(FunctionNode):
     """``a`` with ``b`` added at ``a[slices]`` (repeated indices add up)."""
 
     def __init__(self, slices):
-        self.slices = _normalize_slices(slices)
+        self.slices = _as_tuple(slices)
+        self._index = _normalize_slices(slices)
 
     def forward(self, inputs):
         a, b = inputs
         xp = backend.get_array_module(a)
-        slices = _to_xp(self.slices, xp)
+        slices = _to_xp(self._index, xp)
         if a[slices].shape != b.shape:
             raise ValueError(
                 'Chainer does not support automatic broadcasting of '
@@ -34,7 +36,7 @@ class ScatterAdd(FunctionNode):
     def backward(self, indexes, grad_outputs):
         from chainer.functions.array.get_item import get_item
         gy, = grad_outputs
-        return gy, get_item(gy, self.slices)
+        return gy, get_item(gy, self._index)
 
 
 def scatter_add(a, slices, b):

@@ -25,6 +25,8 @@ class Convolution2DFunction(_Attrs2D, ConvolutionND):
     """Two-dimensional convolution of ``(x, W[, b])``."""
 
     def __init__(self, stride=1, pad=0, cover_all=False, **kwargs):
+        # kept for inspection; there is no cuDNN path to make it matter
+        self.cudnn_fast = kwargs.pop('cudnn_fast', False)
         dilate, groups = _conv.parse_conv_kwargs(
             'Convolution2DFunction', kwargs)
         self._set(2, stride, pad, cover_all, dilate, groups)

@@ -9,11 +9,16 @@ from chainer.functions.connection.deconvolution_nd import DeconvolutionND
 class Deconvolution2DFunction(_Attrs2D, DeconvolutionND):
     """Two-dimensional deconvolution of ``(x, W[, b])``."""
 
+    outh = property(lambda self: None if self.outs is None else self.outs[0])
+    outw = property(lambda self: None if self.outs is None else self.outs[1])
+
     def __init__(self, stride=1, pad=0, outsize=None, **kwargs):
         dilate, groups = _conv.parse_conv_kwargs(
             'Deconvolution2DFunction', kwargs, allow_cudnn_fast=False)
         self._set(2, stride, pad, False, dilate, groups)
-        self.outsize = None if outsize is None else tuple(outsize)
+        if outsize is not None:
+            outsize = tuple(outsize)
+        self.outsize = self.outs = outsize
 
 
 def deconvolution_2d(x, W, b=None, stride=1, pad=0, outsize=None, **kwargs):

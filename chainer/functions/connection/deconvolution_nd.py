@@ -10,10 +10,14 @@ from chainer.functions.connection.convolution_nd import _ConvParams
 class DeconvolutionND(_ConvParams, FunctionNode):
     """N-dimensional deconvolution of ``(x, W[, b])``."""
 
+    outs = None  # the output size, as Chainer names it (set by forward)
+
     def __init__(self, ndim, stride=1, pad=0, outsize=None, dilate=1,
                  groups=1):
         self._set(ndim, stride, pad, False, dilate, groups)
-        self.outsize = None if outsize is None else tuple(outsize)
+        if outsize is not None:
+            outsize = tuple(outsize)
+        self.outsize = self.outs = outsize
 
     def forward(self, inputs):
         x, W, b = _conv.check_conv_inputs(self, inputs, self.ndim,
@@ -37,6 +41,7 @@ class DeconvolutionND(_ConvParams, FunctionNode):
             self.cover_all = _conv.deconv_cover_all(
                 self, x.shape[2:], outsize, ksize, self.stride, self.pad,
                 self.dilate)
+        self.outs = tuple(outsize)
         self.retain_inputs((0, 1))
         return _conv.deconv_forward(x, W, b, self.stride, self.pad, outsize,
                                     self.dilate, self.groups),

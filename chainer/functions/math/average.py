@@ -18,29 +18,31 @@ class Mean(FunctionNode):
     """
 
     def __init__(self, axis=None, keepdims=False):
-        self.axis = axis
+        # Chainer keeps the axes as given, an int as a 1-tuple
+        self.axis = (axis,) if isinstance(axis, int) else axis
         self.keepdims = keepdims
 
     def forward(self, inputs):
         x, = inputs
         check_float(self, x)
         self._in_shape = shape = x.shape
-        if self.axis is None:
+        axis = self._axis = _normalize_axis('Mean', self.axis, x.ndim)
+        if axis is None:
             n = x.size
         else:
             n = 1
-            for a in self.axis:
+            for a in axis:
                 n *= shape[a]
         # Like Chainer, an empty reduction is an error rather than NaN.
         self.multiplier = 1.0 / n
-        return utils.force_array(_np_mean(x, self.axis, self.keepdims)),
+        return utils.force_array(_np_mean(x, axis, self.keepdims)),
 
     def backward(self, indexes, grad_outputs):
         from chainer.functions.array.broadcast import broadcast_to
         gy = grad_outputs[0] * self.multiplier
         shape = self._in_shape
         if not self.keepdims and len(shape) > 0:
-            axis = range(len(shape)) if self.axis is None else self.axis
+            axis = range(len(shape)) if self._axis is None else self._axis
             kept = list(gy.shape)
             for a in sorted(axis):
                 kept.insert(a, 1)
@@ -68,7 +70,7 @@ def average(x, axis=None, weights=None, keepdims=False):
     axes = _normalize_axis('Mean' if weights is None else 'average', axis,
                            len(shape))
     if weights is None:
-        return Mean(axes, keepdims).apply((x,))[0]
+        return Mean(axis, keepdims).apply((x,))[0]
     if axes is not None and len(axes) > 1:
         raise ValueError('tuple axis is not supported when weights is given '
                          '(average)')

@@ -14,7 +14,7 @@ class LogSumExp(FunctionNode):
     def __init__(self, axis=None):
         if axis is not None and not isinstance(axis, (int, tuple)):
             raise TypeError('None, int or tuple of int are required')
-        self.axis = axis
+        self.axis = (axis,) if isinstance(axis, int) else axis
 
     def forward(self, inputs):
         x, = inputs

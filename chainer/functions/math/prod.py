@@ -49,7 +49,7 @@ class Prod(FunctionNode):
     def __init__(self, axis=None, keepdims=False):
         if axis is not None and not isinstance(axis, (int, tuple)):
             raise TypeError('None, int or tuple of int are required')
-        self.axis = axis
+        self.axis = (axis,) if isinstance(axis, int) else axis
         self.keepdims = keepdims
 
     def forward(self, inputs):

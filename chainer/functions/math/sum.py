@@ -82,7 +82,8 @@ class Sum(FunctionNode):
     keepdims = False
 
     def __init__(self, axis=None, keepdims=False):
-        self.axis = axis
+        # Chainer keeps the axes as given, an int as a 1-tuple
+        self.axis = (axis,) if isinstance(axis, int) else axis
         self.keepdims = keepdims
 
     def forward(self, inputs):

@@ -208,7 +208,22 @@ def _add_all(terms):
     return out
 
 
-class BatchNormalization(FunctionNode):
+class _AxisNames:
+    """Chainer's names for the geometry of a forward pass (exporters read
+    them): ``axis`` becomes the tuple of reduced axes, ``key_axis`` the
+    axes of gamma, ``expander`` the index that broadcasts gamma to x."""
+
+    @property
+    def key_axis(self):
+        return tuple(i for i in range(len(self._keep)) if i not in self.axis)
+
+    @property
+    def expander(self):
+        return tuple(None if i in self.axis else slice(None)
+                     for i in range(len(self._keep)))
+
+
+class BatchNormalization(_AxisNames, FunctionNode):
 
     def __init__(self, eps=2e-5, mean=None, var=None, decay=0.9, axis=None):
         self.eps = eps
@@ -221,8 +236,8 @@ class BatchNormalization(FunctionNode):
         self.retain_inputs((0, 1))
         x, gamma, beta = inputs
         _check_inputs(self, x, gamma, beta)
-        axes = self._axes = _reduced_axes(self, x.shape, gamma.shape,
-                                          self.axis)
+        axes = self.axis = _reduced_axes(self, x.shape, gamma.shape,
+                                         self.axis)
         self._keep = _keep_shape(x.shape, axes)
         m = x.size // max(gamma.size, 1)
         if m <= 1:
@@ -231,10 +246,12 @@ class BatchNormalization(FunctionNode):
                 'F.batch_normalization. F.batch_normalization will always '
                 'output a zero tensor for such batches.', UserWarning)
         if x.size == 0:
-            self.mean = self.inv_std = None
+            self.mean = self.inv_std = self.var = None
             return x.copy(),
         mean, inv_std, var = _stats(x, axes, self.eps)
-        self.mean, self.inv_std = mean, inv_std
+        # the statistics in gamma's shape, as Chainer keeps them
+        self.mean, self.inv_std, self.var = (
+            a.reshape(gamma.shape) for a in (mean, inv_std, var))
         gamma_ = gamma.reshape(self._keep)
         # gamma * ((x - mean) * inv_std) + beta: Chainer's rounding order.
         y = gamma_ * ((_interm(x) - mean) * inv_std) + beta.reshape(
@@ -255,10 +272,13 @@ class BatchNormalization(FunctionNode):
         from chainer.functions.array.reshape import reshape
         x, gamma = self.get_retained_inputs()
         gy, = grad_outputs
-        gamma_ = reshape(gamma, self._keep)
+        keep = self._keep
+        gamma_ = reshape(gamma, keep)
+        mean = inv_std = None
+        if self.mean is not None:
+            mean, inv_std = self.mean.reshape(keep), self.inv_std.reshape(keep)
         gx, ggamma, gbeta = BatchNormalizationGrad(
-            self._axes, self.eps, self.mean, self.inv_std).apply(
-                (x, gamma_, gy))
+            self.axis, self.eps, mean, inv_std).apply((x, gamma_, gy))
         ret = {0: gx, 1: reshape(ggamma, gamma.shape),
                2: reshape(gbeta, gamma.shape)}
         return tuple(ret[i] for i in indexes)
@@ -305,7 +325,7 @@ def batch_normalization(x, gamma, beta, **kwargs):
                               kw['axis']).apply((x, gamma, beta))[0]
 
 
-class FixedBatchNormalization(FunctionNode):
+class FixedBatchNormalization(_AxisNames, FunctionNode):
 
     def __init__(self, eps=2e-5, axis=None):
         self.eps = eps
@@ -315,8 +335,8 @@ class FixedBatchNormalization(FunctionNode):
         self.retain_inputs((0, 1, 3, 4))
         x, gamma, beta, mean, var = inputs
         _check_inputs(self, x, gamma, beta)
-        axes = self._axes = _reduced_axes(self, x.shape, gamma.shape,
-                                          self.axis)
+        axes = self.axis = _reduced_axes(self, x.shape, gamma.shape,
+                                         self.axis)
         for i, a in enumerate((mean, var), 3):
             if a.dtype != gamma.dtype:
                 raise invalid_type(
@@ -332,7 +352,11 @@ class FixedBatchNormalization(FunctionNode):
         # match it bit for bit: inv_std = sqrt(1 / (var + eps)) and
         # y = gamma * ((x - mean) * inv_std) + beta.
         dt = x.dtype.type
-        inv_std = xp.sqrt(dt(1) / (var.reshape(keep) + dt(self.eps)))
+        inv_var = dt(1) / (var.reshape(keep) + dt(self.eps))
+        inv_std = xp.sqrt(inv_var)
+        # kept in gamma's shape, as Chainer does
+        self.inv_var = inv_var.reshape(gamma.shape)
+        self.inv_std = inv_std.reshape(gamma.shape)
         y = gamma.reshape(keep) * (
             (x - mean.reshape(keep)) * inv_std) + beta.reshape(keep)
         return y.astype(x.dtype, copy=False),
@@ -346,7 +370,7 @@ class FixedBatchNormalization(FunctionNode):
             # Mixed precision: in x's dtype; the engine casts back.
             from chainer.functions.array.cast import cast
             gamma, mean, var = (cast(v, x.dtype) for v in (gamma, mean, var))
-        keep, axes, shape = self._keep, self._axes, gamma.shape
+        keep, axes, shape = self._keep, self.axis, gamma.shape
         inv = (reshape(var, keep) + self.eps) ** -0.5
         xc = x - reshape(mean, keep)
         g_xhat = gy * reshape(gamma, keep)

@@ -15,7 +15,7 @@ class NormalizeL2(FunctionNode):
 
     def __init__(self, eps=1e-5, axis=1):
         self.eps = eps
-        self.axis = axis
+        self.axis = (axis,) if isinstance(axis, int) else axis
 
     def forward(self, inputs):
         self.retain_inputs((0,))

@@ -2,17 +2,19 @@
 
 from chainer.functions.pooling.average_pooling_nd import AveragePoolingND
 from chainer.functions.pooling.average_pooling_nd import AveragePoolingNDGrad
+from chainer.functions.pooling.max_pooling_nd import _Names2D
 
 
-class AveragePooling2D(AveragePoolingND):
+class AveragePooling2D(_Names2D, AveragePoolingND):
     """Average pooling over the two spatial axes (padding counts as
     zeros)."""
 
-    def __init__(self, ksize, stride=None, pad=0, cover_all=False):
+    def __init__(self, ksize, stride=None, pad=0, cover_all=True,
+                 return_indices=False):
         super().__init__(2, ksize, stride, pad, cover_all, 0)
 
 
-class AveragePooling2DGrad(AveragePoolingNDGrad):
+class AveragePooling2DGrad(_Names2D, AveragePoolingNDGrad):
     """The gradient of :class:`AveragePooling2D`."""
 
 

@@ -23,6 +23,9 @@ class AveragePoolingND(_PoolGeometry, FunctionNode):
     """Average pooling over the spatial axes of an ``(n, c, *dims)``
     input."""
 
+    is_cudnn_used = False
+    return_indices = False
+
     def __init__(self, ndim, ksize, stride=None, pad=0, cover_all=False,
                  pad_value=0):
         self._geometry(ndim, ksize, stride, pad, cover_all)

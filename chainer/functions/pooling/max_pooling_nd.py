@@ -19,8 +19,22 @@ class _PoolGeometry:
         self.cover_all = other.cover_all
 
 
+class _Names2D:
+    """Chainer's per-axis attribute names of the 2-D pooling nodes (read
+    by exporters such as onnx-chainer)."""
+
+    kh = property(lambda self: self.ksize[0])
+    kw = property(lambda self: self.ksize[1])
+    sy = property(lambda self: self.stride[0])
+    sx = property(lambda self: self.stride[1])
+    ph = property(lambda self: self.pad[0])
+    pw = property(lambda self: self.pad[1])
+
+
 class MaxPoolingND(_PoolGeometry, FunctionNode):
     """Max pooling over the spatial axes of an ``(n, c, *dims)`` input."""
+
+    is_cudnn_used = False
 
     def __init__(self, ndim, ksize, stride=None, pad=0, cover_all=True,
                  return_indices=False):

@@ -1,18 +1,22 @@
 """Two-dimensional unpooling: ``F.unpooling_2d``."""
 
+from chainer.functions.pooling.max_pooling_nd import _Names2D
 from chainer.functions.pooling.unpooling_nd import UnpoolingND
 from chainer.functions.pooling.unpooling_nd import UnpoolingNDGrad
 
 
-class Unpooling2D(UnpoolingND):
+class Unpooling2D(_Names2D, UnpoolingND):
     """Unpooling over the two spatial axes."""
+
+    outh = property(lambda self: None if self.outs is None else self.outs[0])
+    outw = property(lambda self: None if self.outs is None else self.outs[1])
 
     def __init__(self, ksize, stride=None, pad=0, outsize=None,
                  cover_all=True):
         super().__init__(2, ksize, stride, pad, outsize, cover_all)
 
 
-class Unpooling2DGrad(UnpoolingNDGrad):
+class Unpooling2DGrad(_Names2D, UnpoolingNDGrad):
     """The gradient of :class:`Unpooling2D`."""
 
 

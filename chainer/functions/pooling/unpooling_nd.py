@@ -13,10 +13,16 @@ class UnpoolingND(_PoolGeometry, FunctionNode):
     """Copies each input element to its whole window of the output
     (overlapping windows add up)."""
 
+    is_cudnn_used = False
+    return_indices = False
+    outs = None  # the output size, as Chainer names it (set by forward)
+
     def __init__(self, ndim, ksize, stride=None, pad=0, outsize=None,
                  cover_all=True):
         self._geometry(ndim, ksize, stride, pad, cover_all)
-        self.outsize = None if outsize is None else tuple(outsize)
+        if outsize is not None:
+            outsize = tuple(outsize)
+        self.outsize = self.outs = outsize
 
     def forward(self, inputs):
         x, = inputs
@@ -44,6 +50,7 @@ class UnpoolingND(_PoolGeometry, FunctionNode):
             raise invalid_type(self, 'a non-negative output size',
                                'output size {} for input size {}'.format(
                                    outsize, x.shape[2:]))
+        self.outs = tuple(outsize)
         return _pooling.sum_unpool(x, self.ksize, self.stride, self.pad,
                                    outsize),
 
