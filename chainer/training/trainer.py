@@ -177,6 +177,7 @@ class Trainer:
         stop_trigger = self.stop_trigger
         try:
             if self.is_before_training:
+                self.observation = {}
                 for _, entry in extensions:
                     if entry.call_before_training:
                         with reporter.scope(self.observation):

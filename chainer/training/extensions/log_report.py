@@ -65,7 +65,10 @@ class LogReport(extension.Extension):
         else:
             self._summary.add({k: observation[k] for k in self._keys
                                if k in observation})
-        if not self._trigger(trainer):
+        # a call before training (call_before_training=True) writes its
+        # own epoch-0 entry, and leaves the trigger's position alone
+        if not (getattr(trainer, 'is_before_training', False)
+                or self._trigger(trainer)):
             return
         entry = {name: float(value)
                  for name, value in self._summary.compute_mean().items()}

@@ -63,7 +63,10 @@ class PlotReport(extension.Extension):
         observation = trainer.observation
         self._summary.add({k: observation[k] for k in self._y_keys
                            if k in observation})
-        if not self._trigger(trainer):
+        # a call before training (call_before_training=True) writes its
+        # own epoch-0 entry, and leaves the trigger's position alone
+        if not (getattr(trainer, 'is_before_training', False)
+                or self._trigger(trainer)):
             return
         stats = {k: float(v)
                  for k, v in self._summary.compute_mean().items()}

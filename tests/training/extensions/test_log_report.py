@@ -75,3 +75,54 @@ def test_serialize(fake_trainer, tmp_path):
     assert ext2.log == ext.log
     _feed(ext2, tr, [5.])  # the summary of iteration 3 was restored
     assert ext2.log[-1]['a'] == 4.0
+
+
+def _trainer_with_evaluation_before_training(make, before=True):
+    import io
+    import chainer
+    t = make(stop=(2, 'epoch'))
+    model = t.updater.get_optimizer('main').target
+    data = t.updater.get_iterator('main').dataset
+    t.extend(extensions.Evaluator(chainer.iterators.SerialIterator(
+        data, 5, repeat=False, shuffle=False), model),
+        call_before_training=True)
+    t.extend(extensions.LogReport(), call_before_training=before)
+    out = io.StringIO()
+    t.extend(extensions.PrintReport(
+        ['epoch', 'iteration', 'validation/main/loss'], out=out),
+        call_before_training=before)
+    return t, out
+
+
+def test_call_before_training_writes_an_epoch_0_entry(tiny_trainer,
+                                                       tmp_path):
+    # values and text of Chainer 7.8.1 for this run
+    t, out = _trainer_with_evaluation_before_training(tiny_trainer)
+    t.run()
+    with open(tmp_path / 'result' / 'log') as f:
+        log = json.load(f)
+    assert [(e['epoch'], e['iteration']) for e in log] == \
+        [(0, 0), (1, 4), (2, 8)]
+    assert sorted(log[0]) == ['elapsed_time', 'epoch', 'iteration',
+                              'validation/main/accuracy',
+                              'validation/main/loss']
+    # the evaluation before training is not averaged into epoch 1
+    assert [e['validation/main/loss'] for e in log] == pytest.approx(
+        [0.6931471824645996, 0.6841814666986465, 0.6760252863168716])
+    assert log[1]['validation/main/accuracy'] == pytest.approx(0.65)
+    assert out.getvalue() == (
+        'epoch       iteration   validation/main/loss\n'
+        '\x1b[J0           0           0.693147              \n'
+        '\x1b[J1           4           0.684181              \n'
+        '\x1b[J2           8           0.676025              \n')
+
+
+def test_evaluation_before_training_without_log_report_before(
+        tiny_trainer, tmp_path):
+    t, out = _trainer_with_evaluation_before_training(tiny_trainer, False)
+    t.run()
+    with open(tmp_path / 'result' / 'log') as f:
+        log = json.load(f)
+    assert [e['epoch'] for e in log] == [1, 2]
+    assert log[0]['validation/main/loss'] == \
+        pytest.approx(0.6841814666986465)

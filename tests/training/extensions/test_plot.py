@@ -153,3 +153,23 @@ def test_without_matplotlib(monkeypatch, tiny_trainer, tmp_path):
     assert list((tmp_path / 'result').iterdir()) == []
     with pytest.raises(TypeError, match='foo'):
         extensions.PlotReport('a', foo=1)
+
+
+def test_plot_report_called_before_training(mpl, tiny_trainer, tmp_path):
+    t = tiny_trainer(stop=(2, 'epoch'))
+    model = t.updater.get_optimizer('main').target
+    data = t.updater.get_iterator('main').dataset
+    t.extend(extensions.Evaluator(chainer.iterators.SerialIterator(
+        data, 5, repeat=False, shuffle=False), model),
+        call_before_training=True)
+    ext = extensions.PlotReport(['main/loss', 'validation/main/loss'],
+                                'epoch', filename='loss.png')
+    t.extend(ext, call_before_training=True)
+    t.run()
+    # an epoch-0 point of the evaluation before training, which is not
+    # averaged into epoch 1 (values of Chainer 7.8.1's log for this run)
+    assert [p[0] for p in ext._data['main/loss']] == [1, 2]
+    assert ext._data['validation/main/loss'] == [
+        (0, pytest.approx(0.6931471824645996)),
+        (1, pytest.approx(0.6841814666986465)),
+        (2, pytest.approx(0.6760252863168716))]
