@@ -65,11 +65,13 @@ def _add_to(table, node, gx):
 
 
 def _run(roots, retain_grad, loss_scale, retain_graph, needed=None,
-         sinks=None, load_if_new=False):
+         capture=None, load_if_new=False):
     """Runs backprop from ``roots`` (a list of (node, grad Variable)).
 
-    Returns the table of the gradients that reached leaf nodes (and the
-    ``sinks``, where propagation stops), lists not yet summed.
+    Returns the table of the gradients that reached leaf nodes, lists not
+    yet summed.  The complete gradient of each non-leaf node that is a key
+    of the dict ``capture`` is stored there as it passes (propagation goes
+    on through it).
     """
     grads = {}
     leaves = {}
@@ -78,8 +80,8 @@ def _run(roots, retain_grad, loss_scale, retain_graph, needed=None,
     counter = itertools.count()
     store = _local_store
     for node, g in roots:
-        _add_to(grads, node, g)
         func = node._creator_node
+        _add_to(grads if func is not None else leaves, node, g)
         if func is not None and func not in seen:
             seen.add(func)
             heapq.heappush(heap, (-func.rank, next(counter), func))
@@ -105,6 +107,8 @@ def _run(roots, retain_grad, loss_scale, retain_graph, needed=None,
                 g = _sum(g)
             if retain_grad:
                 y._grad_var = g
+            if capture is not None and y in capture:
+                capture[y] = g
             gys = (g,)
         else:
             gys = []
@@ -123,8 +127,11 @@ def _run(roots, retain_grad, loss_scale, retain_graph, needed=None,
                             y._grad_var = None
                 elif type(g) is list:
                     g = _sum(g)
-                if g is not None and retain_grad:
-                    y._grad_var = g
+                if g is not None:
+                    if retain_grad:
+                        y._grad_var = g
+                    if capture is not None and y in capture:
+                        capture[y] = g
                 gys.append(g)
             if all([g is None for g in gys]):
                 continue
@@ -152,20 +159,29 @@ def _run(roots, retain_grad, loss_scale, retain_graph, needed=None,
             for hook in hooks:
                 hook.backward_preprocess(func, in_data, out_grad)
 
-        if func._overrides_accumulate:
-            g_inputs = tuple([_take(grads, leaves, inputs[i], sinks)
-                              for i in target])
-            gxs = func.backward_accumulate(target, gys, g_inputs)
-        else:
-            gxs = func.backward(target, gys)
-            n = len(gxs)
-            if n != len(target):
-                if n != len(inputs):
-                    raise ValueError(
-                        '{}.backward returned {} gradients; expected {} (one '
-                        'per input) or {} (one per target index)'.format(
-                            func.label, n, len(inputs), len(target)))
-                gxs = [gxs[i] for i in target]
+        try:
+            if func._overrides_accumulate:
+                g_inputs = tuple([_take(grads, leaves, inputs[i])
+                                  for i in target])
+                gxs = func.backward_accumulate(target, gys, g_inputs)
+            else:
+                gxs = func.backward(target, gys)
+                n = len(gxs)
+                if n != len(target):
+                    if n != len(inputs):
+                        raise ValueError(
+                            '{}: number of gradients returned from backward '
+                            'is incorrect: {} (expected {}, one per input, '
+                            'or {}, one per target index)'.format(
+                                func.label, n, len(inputs), len(target)))
+                    gxs = [gxs[i] for i in target]
+            if store.debug and \
+                    not type(func).__module__.startswith('chainer.'):
+                _check_user_grads(func, target, gxs)
+        except Exception as e:
+            if store.debug and getattr(func, 'stack', None):
+                _add_stack(e, func.stack)
+            raise
 
         if hooks or local_hooks:
             for hook in hooks:
@@ -183,7 +199,7 @@ def _run(roots, retain_grad, loss_scale, retain_graph, needed=None,
                     gx._data.shape != x.shape or gx._data.dtype != x.dtype:
                 gx = _fit(func, i, x, gx)
             creator = x._creator_node
-            if creator is None or (sinks is not None and x in sinks):
+            if creator is None:
                 table = leaves
             else:
                 table = grads
@@ -200,9 +216,45 @@ def _run(roots, retain_grad, loss_scale, retain_graph, needed=None,
     return leaves
 
 
-def _take(grads, leaves, node, sinks):
-    table = leaves if (node._creator_node is None or
-                       (sinks is not None and node in sinks)) else grads
+def _check_user_grads(func, target, gxs):
+    """Debug mode: the gradients of a user-written function are checked
+    as strictly as Chainer checks them (chainer-ng's own functions may
+    return broadcast gradients, which the engine reduces)."""
+    for i, gx in zip(target, gxs):
+        if gx is None:
+            continue
+        x = func.inputs[i]
+        if not isinstance(gx, Variable):
+            raise ValueError(
+                '{}: type of gradients returned from backward is incorrect: '
+                'input {} got {}, expected a Variable or None'.format(
+                    func.label, i, type(gx).__name__))
+        if gx.shape != x.shape:
+            raise ValueError(
+                '{}: shape of gradients returned from backward is incorrect: '
+                'input {} is {}, its gradient {}'.format(
+                    func.label, i, x.shape, gx.shape))
+        if gx.dtype != x.dtype:
+            raise ValueError(
+                '{}: dtype of gradients returned from backward is incorrect: '
+                'input {} is {}, its gradient {}'.format(
+                    func.label, i, x.dtype, gx.dtype))
+
+
+def _add_stack(e, stack):
+    """Appends where the function was called (recorded in debug mode) to
+    the message of an error raised by its backward."""
+    import traceback
+    where = '\nStacktrace of the function is below:\n' + ''.join(
+        traceback.format_list(stack[:-1]))
+    if e.args and isinstance(e.args[0], str):
+        e.args = (e.args[0] + where,) + e.args[1:]
+    else:
+        e.args = e.args + (where,)
+
+
+def _take(grads, leaves, node):
+    table = leaves if node._creator_node is None else grads
     g = table.pop(node, None)
     if type(g) is list:
         g = _sum(g)
@@ -382,7 +434,7 @@ def _needed_nodes(outputs, inputs):
         visited.add(node)
         stack.append((node, True))
         func = node._creator_node
-        if func is not None and func.inputs and node not in targets:
+        if func is not None and func.inputs:
             for x in func.inputs:
                 if x not in visited:
                     stack.append((x, False))
@@ -403,37 +455,26 @@ def grad(outputs, inputs, grad_outputs, grad_inputs, set_grad, retain_grad,
             elif not isinstance(gy, Variable):
                 gy = _new_variable(gy)
             roots.append((y.node, gy))
-        sinks = set(x._node for x in inputs)
+        # The grad_inputs join the gradients of their inputs at the start,
+        # so they flow on to the inputs upstream of them, as in Chainer.
+        if grad_inputs is not None:
+            for x, gi in zip(inputs, grad_inputs):
+                if gi is not None:
+                    if not isinstance(gi, Variable):
+                        gi = _new_variable(gi)
+                    roots.append((x._node, gi))
         needed = _needed_nodes(outputs, inputs)
-        # An output that is itself an input gets its seed directly.
-        direct = {}
-        run_roots = []
-        for node, gy in roots:
-            if node in sinks:
-                _add_to(direct, node, gy)
-            else:
-                run_roots.append((node, gy))
-        table = _run(run_roots, retain_grad, loss_scale, True, needed, sinks)
-        for node, g in direct.items():
-            if type(g) is list:
-                for gi in g:
-                    _add_to(table, node, gi)
-            else:
-                _add_to(table, node, g)
-        if not retain_grad:
-            for node, _ in run_roots:
-                node._grad_var = None
+        capture = {x._node: None for x in inputs}
+        leaves = _run(roots, retain_grad, loss_scale, True, needed, capture)
         ret = []
-        for i, x in enumerate(inputs):
-            g = table.get(x._node)
-            if type(g) is list:
-                g = _sum(g)
-                table[x._node] = g
-            if grad_inputs is not None and grad_inputs[i] is not None:
-                gi = grad_inputs[i]
-                if not isinstance(gi, Variable):
-                    gi = _new_variable(gi)
-                g = gi if g is None else g + gi
+        for x in inputs:
+            node = x._node
+            if node._creator_node is None:
+                g = leaves.get(node)
+                if type(g) is list:
+                    g = leaves[node] = _sum(g)
+            else:
+                g = capture[node]
             ret.append(g)
         if set_grad:
             for x, g in zip(inputs, ret):

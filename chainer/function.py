@@ -100,8 +100,37 @@ class FunctionAdapter(FunctionNode):
                 continue
             node = self.inputs[i]
             _check_legacy_grad(self, i, node, gx)
-            ret.append(_new_variable(gx))
-        return tuple(ret)
+            ret.append(gx)
+        if chainer.config.enable_backprop:
+            # Double backprop: the gradients hang on a node that refuses
+            # to be differentiated, as Chainer refuses.
+            gys = tuple([g for g in grad_outputs if g is not None])
+            arrays = tuple([g for g in ret if g is not None])
+            if gys and arrays:
+                outs = iter(_LegacyGrad(self._function, arrays).apply(gys))
+                return tuple([None if g is None else next(outs)
+                              for g in ret])
+        return tuple([None if g is None else _new_variable(g) for g in ret])
+
+
+class _LegacyGrad(FunctionNode):
+    """The gradients computed by a legacy Function's backward, recorded
+    for double backprop, which it does not support."""
+
+    _legacy_grad = True
+
+    def __init__(self, function, gxs):
+        self._name = type(function).__name__
+        self._gxs = gxs
+
+    def forward(self, inputs):
+        gxs, self._gxs = self._gxs, None
+        return gxs
+
+    def backward(self, indexes, grad_outputs):
+        raise RuntimeError(
+            'cannot twice-differentiate an old style Function "{}"'.format(
+                self._name))
 
 
 def _check_legacy_grad(adapter, index, node, gx):

@@ -46,8 +46,11 @@ def _new_node(data, requires_grad, creator, rank, variable=None):
     node._variable = None if variable is None else _weakref(variable)
     node._creator_node = creator
     node._rank = rank
-    node.dtype = data.dtype
-    node.shape = data.shape
+    if data is None:  # a missing input or output
+        node.dtype = node.shape = None
+    else:
+        node.dtype = data.dtype
+        node.shape = data.shape
     node.name = None
     node.requires_grad = requires_grad
     node.data = None
@@ -218,6 +221,13 @@ class FunctionNode:
             elif type(x) is _ndarray or isinstance(x, _array_types()):
                 if record:
                     nodes.append(_new_node(x, False, None, 0))
+            elif x is None and \
+                    not type(self).__module__.startswith('chainer.'):
+                # A missing input of a user's function, as Chainer allows:
+                # its forward sees None.  (chainer-ng's own functions
+                # refuse it with a clear error.)
+                if record:
+                    nodes.append(_new_node(None, False, None, 0))
             else:
                 raise _input_type_error(self, len(xs), x)
             xs.append(x)
@@ -286,9 +296,14 @@ class FunctionNode:
         idx = self._input_indexes_to_retain
         if idx is not None:
             self._retained_in_data = tuple([xs[i] for i in idx])
+            for i in idx:  # as Chainer's retain_data of the inputs
+                nodes[i].data = xs[i]
         idx = self._output_indexes_to_retain
         if idx is not None:
             self._retained_out_data = tuple([outputs[i] for i in idx])
+            out_nodes = self.outputs
+            for i in idx:
+                out_nodes[i]().data = outputs[i]
         return ret
 
     def _fix_outputs(self, outputs):
@@ -305,11 +320,11 @@ class FunctionNode:
         for y in outputs:
             if isinstance(y, numpy.generic):
                 y = numpy.asarray(y)
-            elif not isinstance(y, _array_types()):
+            elif y is not None and not isinstance(y, _array_types()):
                 raise TypeError(
-                    '{}.forward must return a tuple of numpy/cupy arrays, '
-                    'but an output is {}'.format(self.label,
-                                                 type(y).__name__))
+                    '{}: forward output must be a tuple of ndarrays '
+                    '(numpy/cupy arrays), but an output is {}'.format(
+                        self.label, type(y).__name__))
             fixed.append(y)
         return tuple(fixed)
 
@@ -426,7 +441,7 @@ class FunctionNode:
         inputs = self.inputs
         ret = []
         for i, d in zip(self._input_indexes_to_retain, data):
-            ret.append(_node_variable(inputs[i], d))
+            ret.append(None if d is None else _node_variable(inputs[i], d))
         return tuple(ret)
 
     def get_retained_outputs(self):
@@ -439,6 +454,9 @@ class FunctionNode:
         ret = []
         outputs = self.outputs
         for i, d in zip(self._output_indexes_to_retain, data):
+            if d is None:  # a missing output
+                ret.append(None)
+                continue
             node = outputs[i]()
             if node is None:
                 # The output was dropped: stand a new node in for it so
@@ -547,6 +565,11 @@ def grad(outputs, inputs, grad_outputs=None, grad_inputs=None,
             if not isinstance(v, Variable):
                 raise TypeError('grad: each of {} must be a Variable, got '
                                 '{}'.format(name, type(v).__name__))
+            if name == 'outputs':
+                creator = v.creator_node
+                if getattr(creator, '_legacy_grad', False):
+                    # A gradient made by a legacy Function's backward.
+                    creator.backward((), ())
     if grad_outputs is not None:
         if not isinstance(grad_outputs, (tuple, list)):
             raise TypeError('grad: grad_outputs must be a tuple or a list '

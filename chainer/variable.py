@@ -331,6 +331,13 @@ class Variable:
         """Notifies the variable that ``fnode`` is its creator node."""
         self.node.creator_node = fnode
 
+    @property
+    def _grad(self):
+        # Chainer's private name of the gradient array.
+        node = self._node
+        gv = None if node is None else node._grad_var
+        return None if gv is None else gv._data
+
     # --- data -------------------------------------------------------------
 
     @property
@@ -875,8 +882,10 @@ class Parameter(Variable):
 
     def _set_nan_grad(self):
         data = self._data
-        g = self.xp.full_like(data, numpy.nan) if data.dtype.kind == 'f' \
-            else self.xp.zeros_like(data)
+        if self._nan_grad == 'zero' or data.dtype.kind != 'f':
+            g = self.xp.zeros_like(data)
+        else:
+            g = self.xp.full_like(data, numpy.nan)
         self.node._grad_var = _new_variable(g)
 
     @property
@@ -888,9 +897,15 @@ class Parameter(Variable):
     def dtype(self):
         if self._data is not None:
             return self._data.dtype
-        # As Chainer: the initializer's dtype, and numpy.dtype(None) (that
-        # is, float64) when it has none.
-        return numpy.dtype(getattr(self.initializer, 'dtype', None))
+        # As Chainer: the initializer's dtype (numpy.dtype(None), that is
+        # float64, when it is None), and an error when it has none at all.
+        try:
+            dtype = self.initializer.dtype
+        except AttributeError:
+            raise RuntimeError(
+                'Dtype of the parameter is not determined yet because it\'s '
+                'uninitialized and dtype was not explicitly given.') from None
+        return numpy.dtype(dtype)
 
     def initialize(self, shape):
         """Makes the data array of the given shape with the initializer."""
@@ -923,6 +938,9 @@ class Parameter(Variable):
 
     def zerograd(self):
         super().zerograd()
+        if self._data is None:
+            # The gradient made by initialize() will be zeros.
+            self._nan_grad = 'zero'
 
     def update(self):
         """Updates the data with its update rule (if any)."""

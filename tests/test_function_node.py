@@ -90,10 +90,42 @@ def test_apply_accepts_arrays():
     assert not y.requires_grad and y.array.item() == 4.
 
 
-@pytest.mark.parametrize('bad', [[1., 2.], 1.5, None])
+@pytest.mark.parametrize('bad', [[1., 2.], 1.5, 'x'])
 def test_apply_rejects_non_arrays(bad):
     with pytest.raises(TypeError, match='Square: input 0 must be a Variable'):
         Square().apply((bad,))
+
+
+def test_builtin_function_rejects_none_input():
+    from chainer.functions.activation.relu import ReLU
+    with pytest.raises(TypeError, match='ReLU: input 0 must be a Variable'):
+        ReLU().apply((None,))
+
+
+def test_user_function_gets_none_inputs_and_outputs():
+    class Triple(chainer.FunctionNode):
+        def forward(self, inputs):
+            a, b, c = inputs
+            assert a is None and c is None
+            self.retain_inputs((1, 2))
+            self.retain_outputs((0, 1))
+            return b * 3, None
+
+        def backward(self, indexes, grad_outputs):
+            assert indexes == (1,)
+            b, c = self.get_retained_inputs()
+            y, z = self.get_retained_outputs()
+            assert c is None and z is None
+            numpy.testing.assert_array_equal(y.array, b.array * 3)
+            assert grad_outputs[1] is None
+            return None, 3 * grad_outputs[0], None
+
+    x = _v([2., 3.])
+    y, z = Triple().apply((None, x, None))
+    assert z.array is None
+    y.grad = numpy.array([1., 2.], numpy.float32)
+    y.backward()
+    numpy.testing.assert_array_equal(x.grad, [3., 6.])
 
 
 def test_uninitialized_parameter_input():
@@ -146,7 +178,8 @@ def test_backward_wrong_count():
         def backward(self, indexes, gys):
             return gys[0], gys[0], gys[0]
     y, = Bad().apply((_v([1.]),))
-    with pytest.raises(ValueError, match='Bad.backward returned 3'):
+    with pytest.raises(ValueError, match='Bad: number of gradients returned '
+                                         'from backward is incorrect: 3'):
         y.backward()
 
 

@@ -204,3 +204,136 @@ def test_instance_check_type_forward_is_called():
     # Other nodes of the class are not affected.
     Twice().apply((_arr(1),))
     assert calls == [1, (2,)]
+
+
+def test_chainer_grad_passes_through_an_input_to_the_inputs_behind_it():
+    # x1 -> (*2) -> x2 -> (*3) -> y; gradients of y w.r.t. both x1 and x2,
+    # with grad_inputs: the one of x2 flows on to x1.
+    x1 = Variable(_arr(1))
+    x2 = x1 * 2
+    y = x2 * 3
+    g1, g2 = chainer.grad([y], [x1, x2], grad_outputs=[Variable(_arr(10))],
+                          grad_inputs=[Variable(_arr(1000)),
+                                       Variable(_arr(100))])
+    numpy.testing.assert_array_equal(g2.array, _arr(30 + 100))
+    numpy.testing.assert_array_equal(g1.array, _arr(2 * 130 + 1000))
+
+
+def test_chainer_grad_retain_grad_and_set_grad():
+    x1 = Variable(_arr(1))
+    h = x1 * 2
+    x2 = h * 1
+    y = x2 * 3
+    y.grad_var = Variable(_arr(-1))
+    g1, g2 = chainer.grad([y], [x1, x2], set_grad=True)
+    assert x1.grad == 6 and x2.grad == 3
+    assert h.grad is None
+    numpy.testing.assert_array_equal(y.grad, _arr(-1))  # left as it was
+    chainer.grad([y], [x1], retain_grad=True)
+    assert h.grad == 3
+
+
+def test_retained_inputs_and_outputs_keep_data_on_their_nodes():
+    x = Variable(numpy.ones((3, 2), numpy.float32))
+    F.sin(x)  # keeps its input
+    assert x.node.data is x.array
+    x.array = numpy.ones((2, 4), numpy.float64)
+    assert x.node.shape == (2, 4) and x.node.dtype == numpy.float64
+    assert x.node.data.shape == (2, 4)
+    y = F.exp(Variable(_arr(0)))  # keeps its output
+    assert y.node.data is y.array
+
+
+class _LegacyIdentity(chainer.Function):
+    def forward(self, inputs):
+        return inputs
+
+    def backward(self, inputs, grad_outputs):
+        return grad_outputs
+
+
+def test_legacy_function_refuses_double_backprop():
+    x = Variable(numpy.array(42, numpy.float32))
+    y = _LegacyIdentity()(x)
+    y.backward(enable_double_backprop=True)
+    assert x.grad == 1
+    with pytest.raises(RuntimeError,
+                       match='cannot twice-differentiate an old style '
+                             'Function "_LegacyIdentity"'):
+        x.grad_var.backward()
+    x = Variable(numpy.array(42, numpy.float32))
+    y = _LegacyIdentity()(F.identity(x))
+    y.backward(enable_double_backprop=True)
+    with pytest.raises(RuntimeError, match='twice-differentiate'):
+        chainer.grad([x.grad_var], [y])
+
+
+def test_legacy_function_single_backprop_has_no_graph():
+    x = Variable(numpy.array(42, numpy.float32))
+    y = _LegacyIdentity()(x)
+    y.backward()
+    assert x.grad_var.creator is None
+
+
+class _UserFunc(FunctionNode):
+    def __init__(self, grads):
+        self.grads = grads
+
+    def forward(self, inputs):
+        return numpy.ones((), numpy.float32),
+
+    def backward(self, indexes, grad_outputs):
+        return self.grads
+
+
+@pytest.mark.parametrize('grads,match', [
+    ((Variable(_arr(1)), Variable(_arr(1))), 'number of gradients'),
+    ((), 'number of gradients'),
+    ((Variable(_arr(2, 3)),), 'shape of gradients'),
+    ((_arr(2),), 'type of gradients'),
+    ((Variable(numpy.array([2], numpy.int64)),), 'dtype of gradients'),
+])
+def test_debug_mode_checks_user_gradients(grads, match):
+    x = Variable(_arr(1))
+    y, = _UserFunc(grads).apply((x,))
+    with chainer.using_config('debug', True):
+        with pytest.raises(ValueError, match=match):
+            y.backward()
+
+
+def test_debug_mode_error_in_backward_shows_where_the_function_was_called():
+    import inspect
+    x = Variable(_arr(1))
+    with chainer.using_config('debug', True):
+        line = inspect.currentframe().f_lineno + 1
+        y, = _UserFunc((Variable(_arr(2, 3)),)).apply((x,))
+        with pytest.raises(ValueError) as info:
+            y.backward()
+    assert 'Stacktrace' in str(info.value)
+    assert 'line {}'.format(line) in str(info.value)
+
+
+def test_parameter_private_grad_and_dtype():
+    p = chainer.Parameter(numpy.zeros(3, numpy.float32))
+    assert p._grad is None
+    p.grad = numpy.ones(3, numpy.float32)
+    assert p._grad is p.grad
+    assert chainer.Parameter().dtype == numpy.float64
+
+    class NoDtype:
+        def __call__(self, array):
+            pass
+
+    with pytest.raises(RuntimeError, match='Dtype of the parameter'):
+        chainer.Parameter(NoDtype()).dtype
+
+
+def test_zerograd_before_initialize_gives_zeros():
+    p = chainer.Parameter()
+    with pytest.warns(DeprecationWarning):
+        p.zerograd()
+    p.initialize((3, 2))
+    numpy.testing.assert_array_equal(p.grad, numpy.zeros((3, 2)))
+    q = chainer.Parameter()
+    q.initialize((2,))
+    assert numpy.isnan(q.grad).all()

@@ -5,7 +5,8 @@
 - Seeds NumPy's and Python's global generators before collection: some test
   ids hold arrays drawn at import time, and two runs should name them alike.
 - Restores the few NumPy 1 names that the suite's own code uses and NumPy 2
-  removed (``numpy.product``, ``numpy.complex_``), so that its test files
+  removed (``numpy.product``, ``numpy.complex_``, ``numpy.int``), so that
+  its test files
   import as they do on the NumPy the reference run used. chainer-ng never
   uses them.
 """
@@ -20,6 +21,11 @@ for _old, _new in (('product', 'prod'), ('cumproduct', 'cumprod'),
                    ('alltrue', 'all'), ('sometrue', 'any')):
     if _old not in numpy.__dict__:
         setattr(numpy, _old, getattr(numpy, _new))
+# The aliases of Python's own types that NumPy 1.24 removed (``numpy.int``).
+for _old, _type in (('int', int), ('float', float), ('complex', complex),
+                    ('object', object), ('str', str)):
+    if _old not in numpy.__dict__:
+        setattr(numpy, _old, _type)
 
 
 def pytest_configure(config):
