@@ -26,6 +26,26 @@ class _Staging:
         self.dry_run = False
 
 
+def _name_matcher(ignore_names):
+    """One predicate on keys from a name, or a list of names and
+    predicates."""
+    if isinstance(ignore_names, str):
+        ignore_names = [ignore_names]
+    names = set()
+    predicates = []
+    for item in ignore_names:
+        if isinstance(item, str):
+            names.add(item)
+        elif callable(item):
+            predicates.append(item)
+        else:
+            raise ValueError('ignore_names needs to be a callable, string or '
+                             'list of them.')
+    if not predicates:
+        return frozenset(names).__contains__
+    return lambda key: key in names or any(p(key) for p in predicates)
+
+
 class StagedDeserializer(serializer_module.Deserializer):
     """A deserializer whose ``load`` is all-or-nothing.
 
@@ -40,10 +60,7 @@ class StagedDeserializer(serializer_module.Deserializer):
         self.path = path
         self.strict = strict
         if ignore_names is not None and not callable(ignore_names):
-            if isinstance(ignore_names, str):
-                ignore_names = [ignore_names]
-            names = frozenset(ignore_names)
-            ignore_names = names.__contains__
+            ignore_names = _name_matcher(ignore_names)
         self.ignore_names = ignore_names
         self._staging = staging if staging is not None else _Staging()
 
@@ -110,7 +127,9 @@ class StagedDeserializer(serializer_module.Deserializer):
             _copy_into(value, data, key, dry)
             return value
         if isinstance(value, str):
-            return str(data[()])
+            text = data[()]
+            # h5py reads a string dataset as bytes
+            return text.decode() if isinstance(text, bytes) else str(text)
         if isinstance(value, (numbers.Number, numpy.generic)):
             return _to_scalar(value, data, key)
         raise TypeError(

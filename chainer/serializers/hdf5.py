@@ -46,6 +46,9 @@ class HDF5Serializer(serializer_module.Serializer):
     def __call__(self, key, value):
         arr = value.array if isinstance(value, variable.Variable) else value
         if arr is None:
+            if h5py.version.version_tuple < (2, 7, 0):  # no h5py.Empty
+                raise RuntimeError(
+                    'h5py>=2.7.0 is required to serialize None.')
             self.group.create_dataset(key, data=h5py.Empty('f'))
             return value
         if backend.is_gpu_array(arr):
@@ -91,12 +94,19 @@ class HDF5Deserializer(_staged.StagedDeserializer):
         self.group = group
 
     def __getitem__(self, key):
-        return HDF5Deserializer(self.group, self.strict,
-                                _path=self.path + key.strip('/') + '/',
+        # the child reads the subgroup (None when it is absent: its reads
+        # then miss); its path keeps the full keys, for the staging cache
+        name = key.strip('/')
+        sub = None if self.group is None else self.group.get(name)
+        if not isinstance(sub, h5py.Group):
+            sub = None
+        return HDF5Deserializer(sub, self.strict,
+                                _path=self.path + name + '/',
                                 _staging=self._staging)
 
     def _read(self, key):
-        if key not in self.group:
+        key = key[len(self.path):]
+        if self.group is None or key not in self.group:
             raise KeyError(key)
         dataset = self.group[key]
         if not isinstance(dataset, h5py.Dataset):

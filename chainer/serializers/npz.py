@@ -53,6 +53,18 @@ class DictionarySerializer(serializer_module.Serializer):
         return value
 
 
+def serialize(obj):
+    """The values of ``obj`` as the flat dict that :func:`save_npz` writes.
+
+    >>> import chainer
+    >>> sorted(serialize(chainer.links.Linear(2, 3)))
+    ['W', 'b']
+    """
+    s = DictionarySerializer()
+    s.save(obj)
+    return s.target
+
+
 def save_npz(file, obj, compression=True):
     """Saves an object (a Link, an Optimizer, a Trainer...) to an ``.npz``.
 
@@ -64,15 +76,14 @@ def save_npz(file, obj, compression=True):
         obj: The object; it must have ``serialize(serializer)``.
         compression (bool): Compress the arrays (zip deflate).
     """
-    s = DictionarySerializer()
-    s.save(obj)
+    target = serialize(obj)
     savez = numpy.savez_compressed if compression else numpy.savez
     if not isinstance(file, (str, os.PathLike)):
-        savez(file, **s.target)
+        savez(file, **target)
         return
     with atomic_path(os.fspath(file)) as tmp:
         with open(tmp, 'wb') as f:
-            savez(f, **s.target)
+            savez(f, **target)
 
 
 class NpzDeserializer(_staged.StagedDeserializer):
@@ -133,7 +144,7 @@ def _read_npz_entry(npz, key):
     if key not in npz.files:
         raise KeyError(key)
     try:
-        return npz[key]
+        data = npz[key]
     except ValueError as e:
         if 'allow_pickle' not in str(e):
             raise _corrupt(key, e)
@@ -142,6 +153,9 @@ def _read_npz_entry(npz, key):
         raise _corrupt(key, e)
     except Exception as e:  # a truncated or corrupt member
         raise _corrupt(key, e)
+    if data.dtype.hasobject and data.shape == () and data[()] is None:
+        return _staged._NONE  # None, from a file opened with allow_pickle
+    return data
 
 
 def _entry_dtype(npz, key):

@@ -78,3 +78,30 @@ def test_missing_key_changes_nothing(tmp_path):
     with h5py.File(fn, 'r') as f:
         hdf5.HDF5Deserializer(f, strict=False).load(dst)
     assert dst.N == 0
+
+
+def test_child_reads_its_subgroup_and_strings(tmp_path):
+    h5py = pytest.importorskip('h5py')
+    path = str(tmp_path / 'a.h5')
+    with h5py.File(path, 'w') as f:
+        f.require_group('x').create_dataset('v', data=numpy.arange(3))
+        f.create_dataset('s', data='abc')
+    with h5py.File(path, 'r') as f:
+        d = hdf5.HDF5Deserializer(f)
+        child = d['x']
+        assert child.group.name == '/x'
+        assert child('v', None).tolist() == [0, 1, 2]
+        assert d('s', '') == 'abc'
+        # a missing subgroup: its keys are missing ones
+        with pytest.raises(KeyError):
+            d['nothing']('v', None)
+        assert hdf5.HDF5Deserializer(f, strict=False)['nothing'](
+            'v', 5) == 5
+
+
+def test_none_needs_h5py_with_empty(tmp_path, monkeypatch):
+    h5py = pytest.importorskip('h5py')
+    monkeypatch.setattr(h5py.version, 'version_tuple', (2, 6, 0))
+    with h5py.File(str(tmp_path / 'a.h5'), 'w') as f:
+        with pytest.raises(RuntimeError, match='h5py>=2.7.0'):
+            hdf5.HDF5Serializer(f)('x', None)

@@ -356,3 +356,42 @@ def test_missing_key_message_is_numpys():
         load_npz(bio, chainer.links.Linear(2, 3), path='p/')
     with pytest.raises(KeyError, match="^'W'$"):
         NpzDeserializer({}).load(chainer.links.Linear(2, 3))
+
+
+def test_ignore_names_list_mixes_names_and_predicates():
+    src = MLP()
+    data = _saved(src)
+    m = MLP()
+    w1, b2 = m.l1.W.array.copy(), m.l2.b.array.copy()
+    load_npz(io.BytesIO(data), m,
+             ignore_names=[lambda k: k.endswith('/W') and 'l1' in k, 'l2/b'])
+    numpy.testing.assert_array_equal(m.l1.W.array, w1)
+    numpy.testing.assert_array_equal(m.l2.b.array, b2)
+    numpy.testing.assert_array_equal(m.l2.W.array, src.l2.W.array)
+    with pytest.raises(ValueError, match='ignore_names needs to be a '
+                       'callable, string or list of them'):
+        load_npz(io.BytesIO(data), MLP(), ignore_names=[1])
+
+
+def test_serialize_gives_the_saved_dict():
+    from chainer.serializers import npz
+    m = MLP()
+    target = npz.serialize(m)
+    assert isinstance(target, dict)
+    assert sorted(target) == ['N', 'avg_mean', 'decay', 'l1/W', 'l1/b',
+                              'l2/W', 'l2/b', 'u']
+    assert target['u'][()] is None
+    numpy.testing.assert_array_equal(target['l1/W'], m.l1.W.array)
+
+
+def test_none_read_from_a_file_opened_with_pickles(tmp_path):
+    # a user's numpy.load(..., allow_pickle=True) gives None as an object
+    # array; the deserializer still reads it as None
+    path = str(tmp_path / 'a.npz')
+    numpy.savez(path, w=None, y=numpy.ones(2, numpy.float32),
+                s=numpy.array(b'abc'))
+    with numpy.load(path, allow_pickle=True) as f:
+        d = NpzDeserializer(f)
+        assert d('w', None) is None
+        assert d('w', numpy.empty(1, numpy.float32)) is None
+        assert d('s', '') == 'abc'   # bytes come back as text
