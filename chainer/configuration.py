@@ -27,37 +27,46 @@ def _show(entries, file):
         file.write('{:<{}} {}\n'.format(key, width, entries[key]))
 
 
-def _global_entries():
-    return {k: v for k, v in vars(_LocalStore).items()
+def _entries(namespace):
+    return {k: v for k, v in namespace.items()
             if not k.startswith('_') or k == '_will_recompute'}
 
 
 class GlobalConfig:
-    """The process-wide configuration: the defaults every thread sees."""
+    """The process-wide configuration: the defaults every thread sees.
 
-    def __init__(self, name):
-        object.__setattr__(self, 'name', name)
+    Its values are the class attributes of a :class:`threading.local`
+    subclass of its own, which every :class:`LocalConfig` built on it
+    instantiates, so a thread's lookup falls through to them at C speed.
+    """
+
+    __slots__ = ('_store_cls',)
+
+    def __init__(self, _store_cls=None):
+        if _store_cls is None:
+            _store_cls = type('_Store', (threading.local,), {})
+        object.__setattr__(self, '_store_cls', _store_cls)
 
     def __getattr__(self, name):
         try:
-            return _LocalStore.__dict__[name]
+            return self._store_cls.__dict__[name]
         except KeyError:
             raise AttributeError(
                 "'GlobalConfig' object has no attribute {!r}".format(
                     name)) from None
 
     def __setattr__(self, name, value):
-        setattr(_LocalStore, name, value)
+        setattr(self._store_cls, name, value)
 
     def __delattr__(self, name):
-        if name not in _LocalStore.__dict__:
+        if name not in self._store_cls.__dict__:
             raise AttributeError(
                 'chainer.global_config has no key {!r}'.format(name))
-        delattr(_LocalStore, name)
+        delattr(self._store_cls, name)
 
     def show(self, file=sys.stdout):
         """Prints the global configuration, one ``key value`` per line."""
-        _show(_global_entries(), file)
+        _show(_entries(vars(self._store_cls)), file)
 
 
 class LocalConfig:
@@ -67,7 +76,7 @@ class LocalConfig:
 
     def __init__(self, global_config):
         object.__setattr__(self, '_global', global_config)
-        object.__setattr__(self, '_local', _LocalStore())
+        object.__setattr__(self, '_local', global_config._store_cls())
 
     def __getattr__(self, name):
         try:
@@ -85,13 +94,12 @@ class LocalConfig:
 
     def show(self, file=sys.stdout):
         """Prints the configuration seen by this thread."""
-        entries = _global_entries()
-        entries.update((k, v) for k, v in self._local.__dict__.items()
-                       if not k.startswith('_') or k == '_will_recompute')
+        entries = _entries(vars(type(self._local)))
+        entries.update(_entries(self._local.__dict__))
         _show(entries, file)
 
 
-global_config = GlobalConfig('chainer.global_config')
+global_config = GlobalConfig(_LocalStore)
 config = LocalConfig(global_config)
 
 # The store itself, for the few hot paths that read a flag on every call.

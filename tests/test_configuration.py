@@ -81,3 +81,26 @@ def test_helpers():
         assert chainer.get_dtype() == numpy.float16
         assert chainer.get_dtype(map_mixed16=numpy.float32) == numpy.float32
     assert repr(chainer.mixed16) == "dtype('mixed16')"
+
+
+def test_fresh_global_config_is_independent_of_chainers():
+    from chainer import configuration
+    g = configuration.GlobalConfig()
+    local = configuration.LocalConfig(g)
+    g.x = 'global x'
+    g.y = 'global y'
+    local.y = 'local y'
+    assert local.x == 'global x'
+    assert not hasattr(chainer.global_config, 'x')
+    assert not hasattr(local, 'train')
+    del local.y
+    assert local.y == 'global y'
+    with pytest.raises(AttributeError):
+        del local.x
+    local.abc = 1
+    out = io.StringIO()
+    local.show(out)
+    assert out.getvalue() == 'abc 1\nx   global x\ny   global y\n'
+    out = io.StringIO()
+    g.show(out)
+    assert out.getvalue() == 'x global x\ny global y\n'
