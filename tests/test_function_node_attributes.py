@@ -232,3 +232,126 @@ def test_variable_getitem_slices():
 def test_scatter_add_slices():
     f = _node(F.scatter_add(_x(3, 4), [0, 1], _x(2, 4)))
     assert f.slices == ([0, 1],)
+
+
+# --- array -----------------------------------------------------------------
+
+@pytest.mark.parametrize('pad_width,expected', [
+    (1, [1, 1]),
+    ((1, 2), [1, 2]),
+    (((1, 2), (0, 1)), [[1, 2], [0, 1]]),
+])
+def test_pad(pad_width, expected):
+    f = _node(F.pad(_x(3, 4), pad_width, 'constant', constant_values=3.))
+    assert type(f).__name__ == 'Pad'
+    assert f.mode == 'constant'
+    assert f.keywords == {'constant_values': 3.}
+    numpy.testing.assert_array_equal(f.pad_bw, expected)
+
+
+def test_permutate_indices_attribute():
+    indices = numpy.array([2, 0, 1], numpy.int32)
+    x = chainer.Variable(_x(3, 4))
+    y = F.permutate(x, chainer.Variable(indices), axis=0, inv=True)
+    f = y.creator
+    assert f.axis == 0 and f.inv is True
+    numpy.testing.assert_array_equal(f.indices, indices)
+    assert len(f.inputs) == 1  # the indices are no input, as in Chainer
+    gy = _x(3, 4)
+    y.grad = gy
+    y.backward()
+    numpy.testing.assert_array_equal(x.grad, gy[indices])
+
+
+def test_where_condition_attribute():
+    c = numpy.array([[True, False], [False, True]])
+    x = chainer.Variable(_x(2, 2))
+    z = chainer.Variable(_x(2, 2))
+    y = F.where(chainer.Variable(c), x, z)
+    f = y.creator
+    numpy.testing.assert_array_equal(f.condition, c)
+    assert len(f.inputs) == 2  # x and y; the condition is an attribute
+    F.sum(y).backward()
+    numpy.testing.assert_array_equal(x.grad, c.astype('f'))
+    numpy.testing.assert_array_equal(z.grad, (~c).astype('f'))
+
+
+@pytest.mark.parametrize('ios,indices,sections', [
+    (2, None, 2), ([1, 3], [1, 3], None)])
+def test_split_axis(ios, indices, sections):
+    f = _node(F.split_axis(_x(3, 4), ios, 1))
+    assert f.indices_or_sections == ios
+    assert f.indices == indices and f.sections == sections
+    assert f.axis == 1
+
+
+@pytest.mark.parametrize('repeats,expected', [
+    (2, (2,)), ((2,), (2,)), ((1, 2, 3, 4), (1, 2, 3, 4))])
+def test_repeat_repeats_tuple(repeats, expected):
+    f = _node(F.repeat(_x(3, 4), repeats, axis=1))
+    assert f.repeats == expected and f.axis == 1
+
+
+def test_im2col():
+    f = _node(F.im2col(_x(2, 3, 7, 7), 3, 2, 1, dilate=2))
+    assert (f.kh, f.kw, f.sy, f.sx, f.ph, f.pw, f.dy, f.dx) == \
+        (3, 3, 2, 2, 1, 1, 2, 2)
+    assert f.cover_all is False
+
+
+# --- losses, noise, activations, math ---------------------------------------
+
+def test_softmax_cross_entropy():
+    w = numpy.ones(4, 'f')
+    f = _node(F.softmax_cross_entropy(
+        _x(3, 4), numpy.array([0, 1, 2], 'i'), normalize=False,
+        cache_score=False, class_weight=w, ignore_label=2, reduce='no'))
+    assert type(f).__name__ == 'SoftmaxCrossEntropy'
+    assert f.normalize is False and f.cache_score is False
+    assert f.class_weight is w and f.ignore_label == 2
+    assert f.reduce == 'no' and f.soft_target_loss == 'cross-entropy'
+    assert f.soft_target is False
+    assert f.eps == 1e-7
+
+
+def test_softmax_cross_entropy_soft_target():
+    f = _node(F.softmax_cross_entropy(
+        _x(3, 4), numpy.full((3, 4), .25, 'f'),
+        soft_target_loss='kl-divergence'))
+    assert f.soft_target is True
+    assert f.soft_target_loss == 'kl-divergence'
+    assert f.normalize is True and f.reduce == 'mean'
+
+
+def test_rrelu():
+    f = _node(F.rrelu(_x(3, 4), 0.1, 0.2))
+    assert (f.lower, f.upper) == (0.1, 0.2)
+    assert f.r.shape == (3, 4)
+    assert ((0.1 <= f.r) & (f.r < 0.2)).all()
+
+
+def test_rrelu_node_draws_its_slopes():
+    from chainer.functions.activation.rrelu import RReLU
+    f = RReLU(0.2, 0.3)
+    y, = f.apply((_x(3, 4),))
+    assert ((0.2 <= f.r) & (f.r < 0.3)).all()
+
+
+def test_dropout():
+    f = _node(F.dropout(_x(3, 4), 0.3))
+    assert f.dropout_ratio == 0.3 and f.return_mask is False
+    assert f.mask.shape == (3, 4)
+
+
+def test_einsum_subscripts_string():
+    f = _node(F.einsum('ij,jk->ik', _x(3, 4), _x(4, 2)))
+    assert f.in_subs == 'ij,jk' and f.out_sub == 'ik'
+
+
+def test_sparse_matmul():
+    sp = chainer.utils.to_coo(numpy.eye(3, dtype='f'))
+    f = _node(F.sparse_matmul(sp, _x(3, 4)))
+    numpy.testing.assert_array_equal(f.sp_row, [0, 1, 2])
+    numpy.testing.assert_array_equal(f.sp_col, [0, 1, 2])
+    assert f.sp_shape == (3, 3)
+    assert f.transa is False and f.transb is False

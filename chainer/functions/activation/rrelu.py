@@ -6,17 +6,31 @@ from chainer.function_node import FunctionNode
 from chainer.functions._errors import check_float, invalid_type
 
 
+def _slopes(x, lower, upper):
+    """Random slopes in [lower, upper) in training, their mean otherwise."""
+    xp = backend.get_array_module(x)
+    if not chainer.config.train:
+        return xp.full(x.shape, (lower + upper) / 2, dtype=x.dtype)
+    return xp.random.uniform(lower, upper, x.shape).astype(x.dtype,
+                                                           copy=False)
+
+
 class RReLU(FunctionNode):
-    """Randomized Leaky ReLU with given slopes ``r``."""
+    """Randomized Leaky ReLU with slopes ``r`` (drawn from ``[lower,
+    upper)`` by forward when not given)."""
 
     is_elementwise = True
 
-    def __init__(self, r):
+    def __init__(self, lower=1. / 8, upper=1. / 3, r=None):
+        self.lower = lower
+        self.upper = upper
         self.r = r
 
     def forward(self, inputs):
         x, = inputs
         check_float(self, x)
+        if self.r is None:
+            self.r = _slopes(x, self.lower, self.upper)
         r = self.r
         if r.dtype != x.dtype:
             raise invalid_type(self, 'r.dtype == x.dtype',
@@ -78,13 +92,9 @@ def rrelu(x, l=1. / 8, u=1. / 3, **kwargs):  # NOQA: E741 (Chainer's name)
         raise ValueError('upper must be in the range [0, 1)')
     if not l < u:
         raise ValueError('lower must be less than upper')
-    xp = backend.get_array_module(x)
-    dtype = x.dtype
-    if not chainer.config.train:
-        r = xp.full(x.shape, (l + u) / 2, dtype=dtype)
-    elif r is None:
-        r = xp.random.uniform(l, u, x.shape).astype(dtype, copy=False)
-    y, = RReLU(r).apply((x,))
+    if r is None or not chainer.config.train:
+        r = _slopes(x, l, u)
+    y, = RReLU(l, u, r).apply((x,))
     if return_r:
         return y, r
     return y

@@ -9,6 +9,16 @@ class Im2Col(FunctionNode):
     """Lays the ``ksize`` windows of an ``(n, c, h, w)`` image out as
     ``(n, c * kh * kw, out_h, out_w)``."""
 
+    # Chainer's per-axis names (read by exporters and hooks)
+    kh = property(lambda self: self.ksize[0])
+    kw = property(lambda self: self.ksize[1])
+    sy = property(lambda self: self.stride[0])
+    sx = property(lambda self: self.stride[1])
+    ph = property(lambda self: self.pad[0])
+    pw = property(lambda self: self.pad[1])
+    dy = property(lambda self: self.dilate[0])
+    dx = property(lambda self: self.dilate[1])
+
     def __init__(self, ksize, stride, pad, cover_all, dilate):
         self.ksize = as_tuple(ksize, 2)
         self.stride = as_tuple(stride, 2)

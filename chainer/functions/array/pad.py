@@ -19,6 +19,13 @@ class Pad(FunctionNode):
         self.mode = mode
         self.keywords = keywords
 
+    @property
+    def pad_bw(self):
+        """Chainer's form of the widths (exporters read it): an array as
+        given, a single width doubled to (before, after)."""
+        bw = numpy.asarray(self.pad_width)
+        return numpy.repeat(bw, 2) if bw.size == 1 else bw
+
     def forward(self, inputs):
         x, = inputs
         check_float(self, x)

@@ -24,14 +24,17 @@ def _check_permutation(indices):
 
 
 class Permutate(FunctionNode):
-    """Permutes an array along an axis by an index array."""
+    """Permutes an array along an axis by an index array (an attribute, as
+    in Chainer: exporters read ``indices``)."""
 
-    def __init__(self, axis=0, inv=False):
+    def __init__(self, indices, axis=0, inv=False):
+        self.indices = indices
         self.axis = axis
         self.inv = inv
 
     def forward(self, inputs):
-        x, indices = inputs
+        x, = inputs
+        indices = self.indices
         if indices.dtype.kind not in 'iu' or indices.ndim != 1:
             raise ValueError('indices should be a one-dimensional int array')
         ndim = x.ndim
@@ -42,16 +45,14 @@ class Permutate(FunctionNode):
                                '{} <= {}'.format(ndim, need))
         if chainer.config.debug:
             _check_permutation(indices)
-        self.retain_inputs((1,))
         xp = backend.get_array_module(x)
         if self.inv:
             indices = xp.argsort(indices)
         return xp.take(x, indices, axis=axis % ndim),
 
     def backward(self, indexes, grad_outputs):
-        indices, = self.get_retained_inputs()
-        return Permutate(self.axis, not self.inv).apply(
-            (grad_outputs[0], indices))[0], None
+        return Permutate(self.indices, self.axis, not self.inv).apply(
+            grad_outputs)
 
 
 def permutate(x, indices, axis=0, inv=False):
@@ -82,4 +83,8 @@ def permutate(x, indices, axis=0, inv=False):
         indices = indices.array
     elif isinstance(indices, (list, tuple)):
         indices = numpy.asarray(indices, dtype=numpy.int32)
-    return Permutate(axis, inv).apply((x, indices))[0]
+    if not isinstance(indices, numpy.ndarray) and \
+            not backend.is_gpu_array(indices):
+        raise TypeError('permutate: indices must be a Variable or an array, '
+                        'but got {}'.format(type(indices).__name__))
+    return Permutate(indices, axis, inv).apply((x,))[0]

@@ -32,7 +32,9 @@ class Repeat(FunctionNode):
             raise ValueError('all elements in repeats must be zero or larger')
         if axis is not None and not _int(axis):
             raise TypeError('axis must be int or None')
-        self.repeats = repeats
+        self._repeats = repeats
+        # Chainer's form (exporters read it): always a tuple
+        self.repeats = (repeats,) if isinstance(repeats, int) else repeats
         self.axis = axis
 
     def forward(self, inputs):
@@ -46,19 +48,19 @@ class Repeat(FunctionNode):
             n = x.shape[axis]
         else:
             n = x.size
-        if isinstance(self.repeats, tuple) and len(self.repeats) != n:
+        if isinstance(self._repeats, tuple) and len(self._repeats) != n:
             raise ValueError(
                 'repeat: repeats has {} elements, but the input has {} along '
-                'the axis'.format(len(self.repeats), n))
+                'the axis'.format(len(self._repeats), n))
         self._axis = axis
-        return backend.get_array_module(x).repeat(x, self.repeats, axis),
+        return backend.get_array_module(x).repeat(x, self._repeats, axis),
 
     def backward(self, indexes, grad_outputs):
         from chainer.functions.array.get_item import GetItemGrad
         from chainer.functions.array.reshape import reshape
         from chainer.functions.math.sum import sum as sum_
         gy, = grad_outputs
-        shape, axis, r = self._in_shape, self._axis, self.repeats
+        shape, axis, r = self._in_shape, self._axis, self._repeats
         if axis is None:
             shape, axis = (int(numpy.prod(shape)),), 0
             gy = reshape(gy, (gy.size,))

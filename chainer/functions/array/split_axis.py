@@ -34,6 +34,7 @@ class SplitAxis(FunctionNode):
                         indices_or_sections))
             self.sections = None
             self.indices = indices
+        self.indices_or_sections = indices_or_sections  # as given (Chainer)
         self.axis = axis
 
     def forward(self, inputs):

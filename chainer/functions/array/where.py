@@ -5,13 +5,19 @@ import numpy
 from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions._errors import broadcast_error, invalid_type
+from chainer.variable import Variable
 
 
 class Where(FunctionNode):
-    """Chooses elements of ``x`` where ``condition`` holds, else of ``y``."""
+    """Chooses elements of ``x`` where ``condition`` holds, else of ``y``
+    (``condition`` is an attribute, as in Chainer: exporters read it)."""
+
+    def __init__(self, condition):
+        self.condition = condition
 
     def forward(self, inputs):
-        condition, x, y = inputs
+        x, y = inputs
+        condition = self.condition
         if condition.dtype != numpy.bool_:
             raise invalid_type(
                 self, "condition.dtype == <class 'numpy.bool_'>",
@@ -24,24 +30,18 @@ class Where(FunctionNode):
         except ValueError:
             raise broadcast_error(self, condition.shape, x.shape, y.shape,
                                   names=('condition', 'x', 'y')) from None
-        self.retain_inputs((0,))
         return backend.get_array_module(*inputs).where(condition, x, y),
 
     def backward(self, indexes, grad_outputs):
-        condition, = self.get_retained_inputs()
         gy, = grad_outputs
         zero = gy.xp.zeros((), gy.dtype)
         # The engine sums broadcast gradients back to the inputs' shapes.
-        ret = [None]
+        gx = gy_ = None
+        if 0 in indexes:
+            gx = Where(self.condition).apply((gy, zero))[0]
         if 1 in indexes:
-            ret.append(Where().apply((condition, gy, zero))[0])
-        else:
-            ret.append(None)
-        if 2 in indexes:
-            ret.append(Where().apply((condition, zero, gy))[0])
-        else:
-            ret.append(None)
-        return tuple(ret)
+            gy_ = Where(self.condition).apply((zero, gy))[0]
+        return gx, gy_
 
 
 def where(condition, x, y):
@@ -66,4 +66,10 @@ def where(condition, x, y):
     >>> F.where(c, x, np.zeros(3, np.float32)).array
     array([1., 0., 1.], dtype=float32)
     """
-    return Where().apply((condition, x, y))[0]
+    if isinstance(condition, Variable):
+        condition = condition.array
+    elif not isinstance(condition, numpy.ndarray) and \
+            not backend.is_gpu_array(condition):
+        raise TypeError('where: condition must be a Variable or an array, '
+                        'but got {}'.format(type(condition).__name__))
+    return Where(condition).apply((x, y))[0]

@@ -20,6 +20,8 @@ class SoftmaxCrossEntropy(FunctionNode):
     """Softmax cross entropy loss (hard labels or soft targets)."""
 
     y = None  # the cached softmax
+    soft_target = False  # whether t holds probabilities (set by forward)
+    eps = 1e-7  # Chainer's constant, kept for inspection
 
     def __init__(self, normalize=True, cache_score=True, class_weight=None,
                  ignore_label=-1, reduce='mean', soft_target_loss='cross-entropy',
@@ -36,7 +38,7 @@ class SoftmaxCrossEntropy(FunctionNode):
         x, t = inputs
         check_float(self, x)
         xp = backend.get_array_module(x)
-        self._soft = soft = t.dtype.kind == 'f'
+        self.soft_target = soft = t.dtype.kind == 'f'
         if soft:
             if x.shape != t.shape:
                 raise invalid_type(self, 'x.shape == t.shape (soft target)',
@@ -133,7 +135,7 @@ class SoftmaxCrossEntropy(FunctionNode):
         xp = x.xp
         y = softmax(x)
         t = self._t
-        if self._soft:
+        if self.soft_target:
             tsum = t.sum(axis=1, keepdims=True)
             gx = y * tsum - t
         else:
@@ -149,7 +151,7 @@ class SoftmaxCrossEntropy(FunctionNode):
             x = self._retained_in_data[0]
             y = xp.exp(log_softmax_array(xp, x))
         t = self._t
-        if self._soft:
+        if self.soft_target:
             gx = y * t.sum(axis=1, keepdims=True) - t
         else:
             gx = y - _onehot(xp, self._tt, y.shape[1], y.dtype)

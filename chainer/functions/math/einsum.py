@@ -106,7 +106,8 @@ class EinSum(FunctionNode):
     def __init__(self, in_subs, out_sub):
         if isinstance(in_subs, str):  # Chainer's form: 'ij,jk'
             in_subs = in_subs.split(',')
-        self.in_subs = tuple(in_subs)
+        self._subs = tuple(in_subs)
+        self.in_subs = ','.join(in_subs)  # Chainer's attribute: 'ij,jk'
         self.out_sub = out_sub
 
     @property
@@ -115,7 +116,7 @@ class EinSum(FunctionNode):
 
     def forward(self, inputs):
         sizes = {}
-        for i, (s, x) in enumerate(zip(self.in_subs, inputs)):
+        for i, (s, x) in enumerate(zip(self._subs, inputs)):
             for k, c in enumerate(s):
                 if c in sizes and sizes[c][0] != x.shape[k]:
                     n, j, l_ = sizes[c]
@@ -126,7 +127,7 @@ class EinSum(FunctionNode):
         self._sizes = {c: v[0] for c, v in sizes.items()}
         self.retain_inputs(tuple(range(len(inputs))))
         xp = backend.get_array_module(*inputs)
-        return xp.einsum(','.join(self.in_subs) + '->' + self.out_sub,
+        return xp.einsum(self.in_subs + '->' + self.out_sub,
                          *inputs),
 
     def backward(self, indexes, grad_outputs):
@@ -137,14 +138,14 @@ class EinSum(FunctionNode):
         for i in indexes:
             subs = [self.out_sub]
             ops = [gy]
-            for j, (s, x) in enumerate(zip(self.in_subs, xs)):
+            for j, (s, x) in enumerate(zip(self._subs, xs)):
                 if j != i:
                     subs.append(s)
                     ops.append(x)
             target = ''
-            used = set(''.join(self.in_subs) + self.out_sub)
+            used = set(''.join(self._subs) + self.out_sub)
             spare = [c for c in _LETTERS if c not in used]
-            for c in self.in_subs[i]:
+            for c in self._subs[i]:
                 n = self._sizes[c]
                 if c in target:
                     # A repeated letter is a diagonal: route it through an
@@ -176,14 +177,14 @@ class DiagEinSum(EinSum):
     def forward(self, inputs):
         xp = backend.get_array_module(*inputs)
         sizes = dict(zip(self.out_sub, self.out_shape))
-        for s, x in zip(self.in_subs, inputs):
+        for s, x in zip(self._subs, inputs):
             sizes.update(zip(s, x.shape))
         self._sizes = sizes
         self.retain_inputs(tuple(range(len(inputs))))
         letters = ''.join(dict.fromkeys(self.out_sub))
         present = ''.join(c for c in letters
-                          if any(c in s for s in self.in_subs))
-        core = xp.einsum(','.join(self.in_subs) + '->' + present, *inputs)
+                          if any(c in s for s in self._subs))
+        core = xp.einsum(self.in_subs + '->' + present, *inputs)
         core = core.reshape([sizes[c] if c in present else 1
                              for c in letters])
         y = xp.zeros(self.out_shape, core.dtype)

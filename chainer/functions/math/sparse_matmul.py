@@ -22,9 +22,9 @@ class CooMatMul(FunctionNode):
 
     def __init__(self, sp_row, sp_col, sp_shape, sp_order='other',
                  transa=False, transb=False, transc=False, dtype=None):
-        self.row = sp_row
-        self.col = sp_col
-        self.shape = tuple(sp_shape)
+        self.sp_row = sp_row
+        self.sp_col = sp_col
+        self.sp_shape = tuple(sp_shape)
         self.sp_order = sp_order
         self.transa = transa
         self.transb = transb
@@ -33,10 +33,10 @@ class CooMatMul(FunctionNode):
 
     def _coords(self, xp):
         """Rows, columns and shape of ``op(S)``; padding (-1) kept."""
-        row, col = xp.asarray(self.row), xp.asarray(self.col)
+        row, col = xp.asarray(self.sp_row), xp.asarray(self.sp_col)
         if self.transa:
-            return col, row, self.shape[::-1]
-        return row, col, self.shape
+            return col, row, self.sp_shape[::-1]
+        return row, col, self.sp_shape
 
     def forward(self, inputs):
         data, dn = inputs
@@ -96,7 +96,7 @@ class CooMatMul(FunctionNode):
             ret.append(g * valid.astype(g.dtype))
         if 1 in indexes:
             # g_op(D) = op(S)^T @ gy
-            ret.append(CooMatMul(self.row, self.col, self.shape,
+            ret.append(CooMatMul(self.sp_row, self.sp_col, self.sp_shape,
                                  self.sp_order, not self.transa, False,
                                  self.transb).apply((data, gy))[0])
         return tuple(ret)

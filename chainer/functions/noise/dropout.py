@@ -27,11 +27,12 @@ def _parse_kwargs(func_name, kwargs, **defaults):
 class Dropout(FunctionNode):
     """Dropout regularization."""
 
-    def __init__(self, dropout_ratio, mask=None):
+    def __init__(self, dropout_ratio, mask=None, return_mask=False):
         if not 0.0 <= dropout_ratio < 1.0:
             raise ValueError('dropout_ratio must be in the range [0, 1)')
         self.dropout_ratio = dropout_ratio
         self.mask = mask
+        self.return_mask = return_mask  # kept for inspection, as Chainer
 
     def forward(self, inputs):
         x, = inputs
@@ -115,7 +116,7 @@ def dropout(x, ratio=.5, **kwargs):
     mask, return_mask = _parse_kwargs('dropout', kwargs, mask=None,
                                       return_mask=False)
     if chainer.config.train:
-        func = Dropout(ratio, mask)
+        func = Dropout(ratio, mask, return_mask)
         y, = func.apply((x,))
         mask = func.mask
     else:
