@@ -121,8 +121,10 @@ def cached_download(url, *, sha256=None):
 
 
 def _download(url, path):
-    with open(path, 'wb') as out, urllib.request.urlopen(url) as res:
-        shutil.copyfileobj(res, out, _CHUNK)
+    # urlretrieve, looked up at each call as Chainer does, so that a test
+    # (or a proxy setup) that patches it is honoured; it raises
+    # ContentTooShortError on a truncated transfer
+    urllib.request.urlretrieve(url, path)
 
 
 def cache_or_load_file(path, creator, loader):

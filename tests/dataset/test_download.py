@@ -75,6 +75,27 @@ def test_cached_download(root, server, capsys):
         sorted([os.path.basename(path), '_dl_lock'])
 
 
+def test_cached_download_goes_through_urlretrieve(root, monkeypatch):
+    # as in Chainer, the transfer is urllib.request.urlretrieve(url, path),
+    # so patching it (a test, a proxy setup) is honoured
+    import urllib.request
+    calls = []
+
+    def fake(url, path):
+        calls.append((url, path))
+        with open(path, 'w') as f:
+            f.write('test')
+
+    monkeypatch.setattr(urllib.request, 'urlretrieve', fake)
+    path = download.cached_download('https://example.com')
+    assert len(calls) == 1 and calls[0][0] == 'https://example.com'
+    # it wrote a temporary file beside the cache entry, renamed into place
+    assert os.path.dirname(calls[0][1]) == os.path.dirname(path)
+    assert calls[0][1] != path and not os.path.exists(calls[0][1])
+    with open(path) as f:
+        assert f.read() == 'test'
+
+
 def test_cached_download_checksum(root, server):
     url, folder, _ = server
     (folder / 'g.bin').write_bytes(b'data')
