@@ -42,18 +42,37 @@ class CRF1d(link.Link):
 
     def forward(self, xs, ys, reduce='mean', transpose=False):
         """The negative log-likelihood of the label sequences ``ys`` given
-        the scores ``xs`` (``reduce``: ``'mean'`` or ``'no'``)."""
+        the scores ``xs`` (``reduce``: ``'mean'`` or ``'no'``).
+
+        With ``transpose`` the batch is first sorted by decreasing length,
+        as Chainer does, so ``reduce='no'`` gives the losses in that order.
+        """
         if transpose:
-            xs = F.transpose_sequence(xs)
-            ys = F.transpose_sequence(ys)
+            order = _by_length(xs)
+            xs = F.transpose_sequence([xs[i] for i in order])
+            ys = F.transpose_sequence([ys[i] for i in order])
         return F.crf1d(self.cost, xs, ys, reduce)
 
     def argmax(self, xs, transpose=False):
-        """The best label path: ``(score, path)``; with ``transpose`` the
-        path is a list of arrays, one per sequence."""
+        """The best label path: ``(score, path)``.
+
+        With ``transpose`` the batch is sorted by decreasing length first,
+        as in :meth:`forward`: the scores come in that order, while the
+        path is a list of arrays, one per sequence, in the order given (as
+        Chainer returns them).
+        """
         if transpose:
-            xs = F.transpose_sequence(xs)
+            order = _by_length(xs)
+            xs = F.transpose_sequence([xs[i] for i in order])
         score, path = F.argmax_crf1d(self.cost, xs)
         if transpose:
-            path = [p.array for p in F.transpose_sequence(path)]
+            sorted_path = F.transpose_sequence(path)
+            path = [None] * len(order)
+            for pos, i in enumerate(order):
+                path[i] = sorted_path[pos].array
         return score, path
+
+
+def _by_length(xs):
+    # Stable: equal lengths keep their order.
+    return sorted(range(len(xs)), key=lambda i: -len(xs[i]))

@@ -58,3 +58,45 @@ def test_time_major_and_gradient(tmp_path):
     assert link.cost.grad.shape == (3, 3)
     assert numpy.abs(link.cost.grad).sum() > 0
     roundtrip_npz(link, L.CRF1d(3), tmp_path)
+
+
+def _batch_major(lengths, n_label=3, seed=0):
+    rng = numpy.random.RandomState(seed)
+    xs = [rng.randn(n, n_label).astype(numpy.float32) for n in lengths]
+    ys = [rng.randint(0, n_label, n).astype(numpy.int32) for n in lengths]
+    return xs, ys
+
+
+def _crf(n_label=3, seed=1):
+    crf = L.CRF1d(n_label)
+    crf.cost.array[...] = numpy.random.RandomState(seed).randn(
+        n_label, n_label).astype(numpy.float32)
+    return crf
+
+
+def test_transpose_sorts_the_batch_by_length():
+    # Batch-major sequences in any order give the losses of the batch
+    # sorted by decreasing length (stable), as Chainer does.
+    lengths = (2, 4, 3, 4)
+    xs, ys = _batch_major(lengths)
+    crf = _crf()
+    losses = crf(xs, ys, reduce='no', transpose=True).array
+    order = [1, 3, 2, 0]
+    for pos, i in enumerate(order):
+        single = crf([xs[i]], [ys[i]], reduce='no', transpose=True).array
+        numpy.testing.assert_allclose(losses[pos], single[0], rtol=1e-5)
+    mean = crf(xs, ys, transpose=True).array
+    numpy.testing.assert_allclose(mean, losses.mean(), rtol=1e-5)
+
+
+def test_transpose_argmax_scores_sorted_paths_in_given_order():
+    lengths = (2, 4, 3, 4)
+    xs, _ = _batch_major(lengths)
+    crf = _crf()
+    score, path = crf.argmax(xs, transpose=True)
+    assert [len(p) for p in path] == list(lengths)
+    for pos, i in enumerate([1, 3, 2, 0]):
+        s1, p1 = crf.argmax([xs[i]], transpose=True)
+        numpy.testing.assert_allclose(score.array[pos], s1.array[0],
+                                      rtol=1e-5)
+        numpy.testing.assert_array_equal(path[i], p1[0])
