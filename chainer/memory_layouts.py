@@ -117,6 +117,26 @@ def get_semantic_shape(arr_or_var, *, assumed_layout=_unspecified):
     return _transpose_shape(arr_or_var.shape, layout, None)
 
 
+def _adopt_layout(var, layout):
+    """Makes ``var``, a plain Variable over the raw array of ``layout``, a
+    variable of that layout (``Variable(raw, layout=...)``)."""
+    if type(var) is not variable.Variable:
+        raise TypeError(
+            'Variable: a memory layout can be given to a plain Variable '
+            'only, not to a {}'.format(type(var).__name__))
+    if layout not in (CUDNN_CHANNEL_LAST_X, CUDNN_CHANNEL_LAST_W):
+        raise ValueError('Variable: unknown memory layout {!r}'.format(
+            layout))
+    data = var._data
+    if data is not None and data.ndim != 4:
+        # Chainer asserts this.
+        raise AssertionError(
+            'Variable: the layout {} needs a 4-dimensional array, got shape '
+            '{}'.format(layout, data.shape))
+    var.__class__ = _LayoutVariable
+    var._layout = layout
+
+
 class _LayoutVariable(variable.Variable):
     """A Variable whose array is stored in a non-standard layout.
 
@@ -125,7 +145,7 @@ class _LayoutVariable(variable.Variable):
     code reads it by mistake as if it were channel-first.
     """
 
-    __slots__ = ('_layout',)
+    __slots__ = ()  # its ``_layout`` slot is Variable's
 
     @property
     def layout(self):

@@ -219,7 +219,10 @@ class Variable:
     array([8.], dtype=float32)
     """
 
-    __slots__ = ('_data', '_node', '_requires_grad', '_name', '__weakref__')
+    # ``_layout`` is set only on variables of a non-standard memory layout
+    # (see chainer.memory_layouts).
+    __slots__ = ('_data', '_node', '_requires_grad', '_name', '_layout',
+                 '__weakref__')
     __array_priority__ = 200
     __hash__ = None
     # Chainer's flag for a variable holding a ChainerX array (never, here).
@@ -245,6 +248,9 @@ class Variable:
         self._data = None
         self._node = None
         self._name = name
+        layout = None
+        if kwargs:
+            layout = kwargs.pop('layout', None)
         if kwargs:
             if 'volatile' in kwargs:
                 raise ValueError(
@@ -282,6 +288,10 @@ class Variable:
         node._variable = _weakref(self)
         if grad is not None:
             self.grad = grad
+        if layout is not None:
+            # ``data`` is the raw array of that layout.
+            from chainer import memory_layouts
+            memory_layouts._adopt_layout(self, layout)
 
     # --- the node ---------------------------------------------------------
 

@@ -167,3 +167,24 @@ def test_gradient_check():
     ggx = numpy.random.randn(2, 3, 4, 2)
     gradient_check.check_backward(round_trip, x, gy, dtype=numpy.float64)
     gradient_check.check_double_backward(round_trip, x, gy, ggx, dtype=numpy.float64)
+
+
+def test_variable_constructor_takes_a_layout():
+    assert chainer.Variable(numpy.zeros((2, 3), numpy.float32),
+                            layout=None).layout is None
+    raw = numpy.arange(24, dtype=numpy.float32).reshape(1, 2, 3, 4)
+    v = chainer.Variable(raw, layout=ml.CUDNN_CHANNEL_LAST_X)
+    assert v.layout == ml.CUDNN_CHANNEL_LAST_X
+    assert v.shape == (1, 4, 2, 3)
+    assert v.raw_array is raw
+    numpy.testing.assert_array_equal(v.as_layout(None).array[0, :, 0, 0],
+                                     [0., 1., 2., 3.])
+
+
+def test_variable_layout_needs_four_dimensions():
+    with pytest.raises(AssertionError, match='4-dimensional'):
+        chainer.Variable(numpy.zeros((2, 3), numpy.float32),
+                         layout=ml.CUDNN_CHANNEL_LAST_X)
+    with pytest.raises(ValueError, match='unknown memory layout'):
+        chainer.Variable(numpy.zeros((1, 2, 3, 4), numpy.float32),
+                         layout='NHWC')
