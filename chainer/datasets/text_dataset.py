@@ -13,6 +13,9 @@ class TextDataset(dataset_mixin.DatasetMixin):
     The files are scanned once to index the line offsets; a line is read
     from disk when it is accessed. Lines keep their line terminator.
 
+    The files stay open until :meth:`close` (after which reading raises
+    ValueError); a process forked from this one opens its own.
+
     Args:
         paths (str or list of str): One file (examples are strings) or
             several files with the same number of lines (examples are
@@ -26,8 +29,9 @@ class TextDataset(dataset_mixin.DatasetMixin):
 
     def __init__(self, paths, encoding=None, errors=None, newline=None,
                  filter_func=None):
-        self._single = isinstance(paths, str)
-        paths = [paths] if self._single else list(paths)
+        paths = [paths] if isinstance(paths, str) else list(paths)
+        if not paths:
+            raise ValueError('at least one text file must be specified')
         n = len(paths)
 
         def per_file(value):
@@ -39,9 +43,7 @@ class TextDataset(dataset_mixin.DatasetMixin):
         self._errors = per_file(errors)
         self._newline = per_file(newline)
         self._lock = threading.Lock()
-        self._fps = None
-        self._pid = None
-
+        self._closed = False
         files = self._open_files()
         try:
             offsets = []
@@ -56,10 +58,13 @@ class TextDataset(dataset_mixin.DatasetMixin):
                         'number of lines in files does not match')
                 if filter_func is None or filter_func(*lines):
                     offsets.append(positions)
-        finally:
+        except BaseException:
             for f in files:
                 f.close()
+            raise
         self._offsets = offsets
+        self._fps = files
+        self._pid = os.getpid()
 
     def _open_files(self):
         return [io.open(p, 'r', encoding=e, errors=r, newline=nl)
@@ -81,11 +86,25 @@ class TextDataset(dataset_mixin.DatasetMixin):
         return len(self._offsets)
 
     def close(self):
-        """Closes the files opened for reading lines."""
-        if self._fps is not None:
-            for f in self._fps:
+        """Closes the files; each is closed even if closing another one
+        fails (the last error is raised)."""
+        self._closed = True
+        error = None
+        for f in self._fps or ():
+            try:
                 f.close()
-            self._fps = None
+            except Exception as e:
+                error = e
+        if error is not None:
+            raise error
+
+    def __del__(self):
+        # quietly, like a file object dropped without close()
+        for f in getattr(self, '_fps', None) or ():
+            try:
+                f.close()
+            except Exception:
+                pass
 
     def get_example(self, idx):
         if idx < 0:
@@ -93,6 +112,8 @@ class TextDataset(dataset_mixin.DatasetMixin):
         if not 0 <= idx < len(self._offsets):
             raise IndexError('TextDataset: index out of range')
         with self._lock:
+            if self._closed:
+                raise ValueError('I/O operation on closed file.')
             if self._fps is None or self._pid != os.getpid():
                 self._fps = self._open_files()
                 self._pid = os.getpid()
@@ -100,4 +121,4 @@ class TextDataset(dataset_mixin.DatasetMixin):
             for f, pos in zip(self._fps, self._offsets[idx]):
                 f.seek(pos)
                 lines.append(f.readline())
-        return lines[0] if self._single else tuple(lines)
+        return lines[0] if len(lines) == 1 else tuple(lines)

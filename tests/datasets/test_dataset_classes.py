@@ -141,6 +141,25 @@ def test_text_dataset(tmp_path):
         datasets.TextDataset([str(p1), str(tmp_path / 'c.txt')])
 
 
+def test_text_dataset_single_file_list_and_close(tmp_path):
+    p1 = tmp_path / 'a.txt'
+    p1.write_text('hello\nworld\n')
+    t = datasets.TextDataset([str(p1)])   # one file in a list: strings
+    assert t[1] == 'world\n'
+    t.close()
+    with pytest.raises(ValueError, match='closed file'):
+        t[0]
+    # close closes every file even when one fails, then raises
+    t = datasets.TextDataset([str(p1)] * 3)
+    first, last = t._fps[0], t._fps[2]
+    t._fps[1] = None
+    with pytest.raises(AttributeError):
+        t.close()
+    assert first.closed and last.closed
+    with pytest.raises(ValueError, match='at least one text file'):
+        datasets.TextDataset([])
+
+
 def test_pickle_dataset(tmp_path):
     path = str(tmp_path / 'p.pkl')
     with datasets.open_pickle_dataset_writer(path) as w:
@@ -154,6 +173,35 @@ def test_pickle_dataset(tmp_path):
         copy = pickle.loads(pickle.dumps(d))  # reopens the file by name
         assert copy[2] == 'x'
         copy.close()
+
+
+def test_pickle_dataset_in_memory_pickles_and_forks(tmp_path):
+    import io
+    import multiprocessing
+    buf = io.BytesIO()
+    w = datasets.PickleDatasetWriter(buf)
+    w.write(1)
+    w.write('two')
+    w.flush()
+    d = pickle.loads(pickle.dumps(datasets.PickleDataset(buf)))
+    assert len(d) == 2 and d[1] == 'two'
+
+    # in a child started by multiprocessing, the file is reopened there
+    path = str(tmp_path / 'p.pkl')
+    with datasets.open_pickle_dataset_writer(path) as w:
+        w.write(b'x')
+    ctx = multiprocessing.get_context('fork')
+    queue = ctx.SimpleQueue()
+    with datasets.open_pickle_dataset(path) as d:
+        parent_fp = d._reader._fp
+        p = ctx.Process(target=lambda: queue.put(
+            (d._reader._fp is not parent_fp, d[0])))
+        p.start()
+        p.join()
+        assert queue.get() == (True, b'x')
+        assert d._reader._fp is parent_fp and not parent_fp.closed
+    with pytest.raises(ValueError, match='random access'):
+        datasets.PickleDataset(type('R', (), {'seekable': lambda s: False})())
 
 
 def _png_images(tmp_path, Image):
