@@ -219,8 +219,11 @@ class DictSummary:
             weight = 1
             if isinstance(value, tuple):
                 value, weight = value
+                weight = _as_value(weight)
+                if not _is_scalar(weight):
+                    raise ValueError(
+                        'Given weight to {} was not scalar.'.format(key))
             value = _as_value(value)
-            weight = _as_value(weight)
             if _is_scalar(value):
                 summaries[key].add(value, weight=weight)
 
@@ -245,12 +248,16 @@ class DictSummary:
                 self._summaries[name].serialize(
                     serializer['_summaries'][str(i)])
             return
+        dry_run = getattr(serializer, 'dry_run', False)
         try:
             names = serializer('_names', '')
         except KeyError:
-            warnings.warn('The names of statistics are not saved.')
+            # an old snapshot: the statistics start afresh
+            if not dry_run:
+                warnings.warn('The names of statistics are not saved.')
+                self._summaries = collections.defaultdict(Summary)
             return
-        if getattr(serializer, 'dry_run', False):
+        if dry_run:
             return  # a staged load's first pass returns '' for strings
         names = json.loads(names)
         summaries = collections.defaultdict(Summary)

@@ -106,3 +106,25 @@ def test_summary_serialization_roundtrip(tmp_path):
     assert [str(x.message) for x in w] == [
         'The previous statistics are not saved.',
         'The names of statistics are not saved.']
+
+
+def test_dict_summary_weight_must_be_scalar():
+    d = reporter.DictSummary()
+    d.add({'a': (1.0, 0.5), 'b': (2.0, chainer.Variable(numpy.array(0.3)))})
+    for bad in (numpy.array([0.5]), chainer.Variable(numpy.array([0.5]))):
+        with pytest.raises(ValueError,
+                           match='Given weight to a was not scalar.'):
+            d.add({'a': (4.0, bad)})
+    assert d.compute_mean() == {'a': 1.0, 'b': 2.0}
+
+
+def test_dict_summary_old_snapshot_starts_afresh(tmp_path):
+    # a file without the names (an older Chainer's) resets the statistics
+    d = reporter.DictSummary()
+    d.add({'a': 3.0, 'c': 4.0})
+    path = str(tmp_path / 'old.npz')
+    numpy.savez(path, dummy=0)
+    with pytest.warns(UserWarning, match='names of statistics'):
+        serializers.load_npz(path, d)
+    d.add({'a': 9.0})
+    assert d.compute_mean() == {'a': 9.0}
