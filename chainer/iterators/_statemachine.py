@@ -34,38 +34,48 @@ def _sample(order_sampler, order, position):
 def initial_state(dataset, order_sampler):
     order = None
     if order_sampler is not None:
-        order = _sample(order_sampler, numpy.arange(len(dataset)), 0)
+        # the first order sets the epoch size, which may differ from the
+        # dataset's (a sampler that repeats examples); later ones keep it
+        order = numpy.array(order_sampler(numpy.arange(len(dataset)), 0))
     return IteratorState(0, 0, False, order, -1.)
+
+
+def _take(order, start, stop):
+    return list(range(start, stop)) if order is None \
+        else list(order[start:stop])
 
 
 def advance(state, dataset, batch_size, repeat, order_sampler):
     """Returns ``(indices, next_state)`` for the next batch, or ``None``
-    when a non-repeating iterator has finished its epoch."""
+    when a non-repeating iterator has finished its epoch. A batch larger
+    than the epoch spans several epochs."""
     if not repeat and state.epoch > 0:
         return None
     size = epoch_size(state, dataset)
+    if repeat and size == 0:
+        raise ValueError('Epoch size must be positive for an iterator '
+                         'that repeats.')
     previous = epoch_detail(state, dataset)
     order = state.order
-    start = state.current_position
-    end = start + batch_size
-    if order is None:
-        indices = list(range(start, min(end, size)))
-    else:
-        indices = list(order[start:end])
-    if end < size:
-        return indices, IteratorState(end, state.epoch, False, order,
-                                      previous)
-    position = 0
-    if repeat:
-        rest = end - size
+    position = state.current_position
+    epoch = state.epoch
+    need = batch_size
+    indices = []
+    is_new_epoch = False
+    while position + need >= size:  # the batch reaches the epoch's end
+        indices += _take(order, position, size)
+        need -= size - position
         if order is not None:
-            order = _sample(order_sampler, order, start)
-        if rest > 0:
-            indices += (list(range(min(rest, size))) if order is None
-                        else list(order[:rest]))
-        position = rest
-    return indices, IteratorState(position, state.epoch + 1, True, order,
-                                  previous)
+            order = _sample(order_sampler, order, position)
+        epoch += 1
+        is_new_epoch = True
+        position = 0
+        if not repeat:
+            need = 0
+            break
+    indices += _take(order, position, position + need)
+    return indices, IteratorState(position + need, epoch, is_new_epoch,
+                                  order, previous)
 
 
 def serialize(state, serializer, dataset, batch_size):

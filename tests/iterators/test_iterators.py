@@ -74,11 +74,33 @@ def test_order_sampler(make):
         make([1, 2], 1, shuffle=True, order_sampler=Reverse())
 
     class Bad(iterators.OrderSampler):
+        # each order one longer than the one before
         def __call__(self, order, position):
-            return numpy.arange(len(order) + 1)
+            return numpy.concatenate([numpy.arange(len(order)), [0]])
 
+    # the first order sets the epoch size (3 here, over 2 examples); a
+    # later order of another size is an error, as in Chainer
+    it = make([1, 2], 1, order_sampler=Bad())
     with pytest.raises(ValueError, match='size of order'):
-        make([1, 2], 1, order_sampler=Bad())
+        for _ in range(4):
+            it.next()
+
+
+def test_epoch_size_from_order_and_batches_over_epochs(make):
+    # values of Chainer 7.8.1
+    it = make([1, 2, 3], 2, order_sampler=lambda order, position:
+              numpy.repeat(numpy.arange(3), 2))
+    got = [(it.next(), it.epoch, it.current_position) for _ in range(4)]
+    assert got == [([1, 1], 0, 2), ([2, 2], 0, 4), ([3, 3], 1, 0),
+                   ([1, 1], 1, 2)]
+    assert it.epoch_detail == pytest.approx(1 + 2 / 6)
+    # a batch larger than the epoch spans several epochs
+    it = make([1, 2, 3], 7, shuffle=False)
+    assert it.next() == [1, 2, 3, 1, 2, 3, 1]
+    assert (it.epoch, it.current_position, it.is_new_epoch) == (2, 1, True)
+    assert it.next() == [2, 3, 1, 2, 3, 1, 2]
+    assert it.epoch_detail == pytest.approx(4 + 2 / 3)
+    assert it.previous_epoch_detail == pytest.approx(2 + 1 / 3)
 
 
 def test_serialize_resumes_same_order(make):
