@@ -550,18 +550,24 @@ class MultiprocessIterator(_prefetch.PrefetchIterator):
         self._discard()
         self._stop()
 
-    def __copy__(self):
-        # A copy continues from the same position with workers of its own.
-        other = object.__new__(type(self))
-        resources = ('_workers', '_tasks', '_next_task', '_free_slots',
-                     '_buffer', '_view', '_started', '_pending',
-                     '_grow_to', '_n_shared', '_n_piped')
-        other.__dict__.update((k, v) for k, v in self.__dict__.items()
-                              if k not in resources)
-        other._reset_resources()
-        other._pending = collections.deque()
-        other._ahead = other._state
-        return other
+    # The workers, the shared memory and the batches read ahead stay with
+    # this iterator; a copy or an unpickled iterator continues from the
+    # public position with workers of its own.
+    _RESOURCES = ('_workers', '_tasks', '_next_task', '_free_slots',
+                  '_buffer', '_view', '_started', '_pending', '_ahead',
+                  '_grow_to', '_n_shared', '_n_piped')
 
     def __getstate__(self):
-        raise TypeError('MultiprocessIterator cannot be pickled')
+        return {k: v for k, v in self.__dict__.items()
+                if k not in self._RESOURCES}
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        self._reset_resources()
+        self._pending = collections.deque()
+        self._ahead = self._state
+
+    def __copy__(self):
+        other = object.__new__(type(self))
+        other.__setstate__(self.__getstate__())
+        return other

@@ -8,6 +8,7 @@ import _thread
 import copy
 import gc
 import os
+import pickle
 import signal
 import subprocess
 import sys
@@ -312,8 +313,17 @@ def test_copy_continues_with_own_workers(make):
         assert other._pool is not it._pool
     finally:
         other.finalize()
-    with pytest.raises(TypeError):
-        copy.deepcopy(it)
+    # a deep copy and an unpickled iterator continue from the public
+    # position (not from the batches read ahead), with workers of their own
+    for clone in (copy.deepcopy(it), pickle.loads(pickle.dumps(it))):
+        try:
+            assert (clone.epoch_detail, clone.previous_epoch_detail) == \
+                (it.epoch_detail, it.previous_epoch_detail)
+            assert clone.next() == [4, 5] and clone.is_new_epoch
+            assert clone._pool is not it._pool
+        finally:
+            clone.finalize()
+    assert it.next() == [4, 5]
 
 
 class Failing:
