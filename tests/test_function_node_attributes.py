@@ -355,3 +355,20 @@ def test_sparse_matmul():
     numpy.testing.assert_array_equal(f.sp_col, [0, 1, 2])
     assert f.sp_shape == (3, 3)
     assert f.transa is False and f.transb is False
+
+
+def test_upsampling_2d():
+    y, indexes = F.max_pooling_2d(_x(2, 3, 7, 7), 2, 2, 0,
+                                  return_indices=True)
+    f = _node(F.upsampling_2d(y, indexes, 2, 2, 0, (7, 7)))
+    assert type(f).__name__ == 'Upsampling2D'
+    assert (f.kh, f.kw, f.sy, f.sx, f.ph, f.pw) == (2, 2, 2, 2, 0, 0)
+    assert (f.outh, f.outw) == (7, 7)
+    assert f.cover_all is True and f.return_indices is False
+
+
+@pytest.mark.filterwarnings('ignore::DeprecationWarning')
+def test_batch_matmul_class_name():
+    f = _node(F.batch_matmul(_x(2, 3, 4), _x(2, 4, 5), transb=False))
+    assert type(f).__name__ == 'BatchMatMul' and f.label == 'BatchMatMul'
+    assert f.transa is False and f.transb is False

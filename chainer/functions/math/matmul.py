@@ -147,6 +147,15 @@ def matmul(a, b, transa=False, transb=False):
     return MatMul(transa=transa, transb=transb).apply((a, b))[0]
 
 
+class BatchMatMul(MatMul):
+    """:class:`MatMul` under Chainer's name for ``F.batch_matmul``
+    (exporters look nodes up by class name)."""
+
+    @property
+    def label(self):
+        return 'BatchMatMul'
+
+
 def batch_matmul(a, b, transa=False, transb=False):
     """Batch matrix multiplications of two sets of arrays (deprecated; use
     :func:`matmul`).
@@ -176,4 +185,4 @@ def batch_matmul(a, b, transa=False, transb=False):
                 expect = '{} == {}'.format(sa, sb)
                 actual = '{} != {}'.format(ka, kb)
             raise invalid_type('BatchMatMul', expect, actual)
-    return matmul(a, b, transa, transb)
+    return BatchMatMul(transa=transa, transb=transb).apply((a, b))[0]

@@ -4,11 +4,16 @@
 from chainer.function_node import FunctionNode
 from chainer.functions._errors import invalid_type
 from chainer.functions.pooling import _pooling
+from chainer.functions.pooling.max_pooling_nd import _Names2D
 from chainer.functions.pooling.max_pooling_nd import _PoolGeometry
 
 
-class Upsampling2D(_PoolGeometry, FunctionNode):
+class Upsampling2D(_Names2D, _PoolGeometry, FunctionNode):
     """Puts each input element at the window position its index gives."""
+
+    return_indices = False
+    outh = property(lambda self: self.outsize and self.outsize[0])
+    outw = property(lambda self: self.outsize and self.outsize[1])
 
     def __init__(self, indexes, ksize, stride=None, pad=0, outsize=None,
                  cover_all=True):
@@ -34,7 +39,7 @@ class Upsampling2D(_PoolGeometry, FunctionNode):
         return Upsampling2DGrad(self).apply(grad_outputs)
 
 
-class Upsampling2DGrad(_PoolGeometry, FunctionNode):
+class Upsampling2DGrad(_Names2D, _PoolGeometry, FunctionNode):
     """The gradient of :class:`Upsampling2D`: picks the indexed elements."""
 
     def __init__(self, upsampling2d):
