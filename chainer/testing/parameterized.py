@@ -8,6 +8,12 @@ import numpy
 from chainer.testing import _bundle
 
 
+# NumPy 2 writes scalars as ``np.float32(1.0)`` unless asked for NumPy 1's
+# style; NumPy 1 writes them so already (and refuses ``legacy='1.25'``).
+_NUMPY1_REPR = {'legacy': '1.25'} \
+    if numpy.lib.NumpyVersion(numpy.__version__) >= '2.0.0' else {}
+
+
 def _short_repr(value):
     """How a parameter value is written in a generated class name: a class or
     function by its ``__name__``, anything else by its repr as NumPy 1 wrote
@@ -17,7 +23,7 @@ def _short_repr(value):
     elif isinstance(getattr(value, '__name__', None), str):
         s = value.__name__
     else:
-        with numpy.printoptions(legacy='1.25'):
+        with numpy.printoptions(**_NUMPY1_REPR):
             s = repr(value)
         s = s.replace("<class 'numpy.bool'>", "<class 'numpy.bool_'>")
     if len(s) > 100:
