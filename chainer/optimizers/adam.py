@@ -79,17 +79,23 @@ class AdamRule(_base.ElementwiseRule):
         self.initial_alpha = None
 
     def init_state(self, param):
-        super().init_state(param)
-        if self.hyperparam.amsgrad:
-            self.state['vhat'] = param.xp.zeros_like(param.array)
+        # The moments of a float16 parameter are kept in float32: in float16
+        # the square of a gradient below about 2.4e-4 underflows to 0 (the
+        # step then explodes) and one above 256 overflows.
+        array = param.array
+        dtype = numpy.float32 if array.dtype == numpy.float16 \
+            else array.dtype
+        names = ('m', 'v', 'vhat') if self.hyperparam.amsgrad else ('m', 'v')
+        for name in names:
+            self.state[name] = param.xp.zeros_like(array, dtype=dtype)
         if self.hyperparam.adabound:
             self.initial_alpha = self.hyperparam.alpha
 
     def _update(self, param, grad, hp):
         xp = param.xp
         dtype = grad.dtype
-        # float16 moments are accumulated and used in float32 arithmetic
-        # (and stored back in float16), as their squares underflow easily.
+        # float16 gradients are used in float32 arithmetic (their moments
+        # are float32, see init_state).
         work = numpy.float32 if dtype == numpy.float16 else dtype
         m, v = self.state['m'], self.state['v']
         g = grad.astype(work, copy=False)

@@ -139,6 +139,27 @@ def test_float16_is_computed_in_float32():
     np.testing.assert_allclose(p.array, [0.99, 1.01], atol=1e-3)
 
 
+@pytest.mark.parametrize('amsgrad', [False, True])
+@pytest.mark.parametrize('g', [1e-4, 1e3])
+def test_float16_moments_are_kept_in_float32(g, amsgrad):
+    # Stored in float16, v = (1e-4) ** 2 underflows to 0 (the step then
+    # explodes on the next update) and (1e3) ** 2 overflows to inf.
+    rule = optimizers.Adam(alpha=0.01, amsgrad=amsgrad).create_update_rule()
+    p = chainer.Parameter(np.ones(2, np.float16))
+    for _ in range(3):
+        p.grad = np.array([g, -g], np.float16)
+        with warnings.catch_warnings():
+            warnings.simplefilter('error')
+            rule.update(p)
+    names = ('m', 'v', 'vhat') if amsgrad else ('m', 'v')
+    for name in names:
+        assert rule.state[name].dtype == np.float32
+    np.testing.assert_allclose(rule.state['v'], [g * g * (1 - 0.999 ** 3)] * 2,
+                               rtol=1e-3)
+    # Three steps of about alpha each.
+    np.testing.assert_allclose(p.array, [0.97, 1.03], atol=2e-3)
+
+
 def test_hyperparams():
     check_hyperparams(optimizers.Adam, adam.AdamRule, DEFAULTS, adam)
 
