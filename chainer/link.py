@@ -54,17 +54,6 @@ def _listing(name, items):
     return '{}(\n{})'.format(name, lines)
 
 
-def _copy_uninitialized(param, deep):
-    # built by hand: copying an uninitialized Parameter must not touch grad
-    new = Parameter(param.initializer, name=param.name)
-    rule = param.update_rule
-    new.update_rule = copy_module.deepcopy(rule) if deep else rule
-    device = getattr(param, '_initial_device', None)
-    if device is not None:
-        new.to_device(device)
-    return new
-
-
 def _reinitialize(param):
     # 'init' copies: new data from the parameter's initializer, NaN grad
     if not param.is_initialized:
@@ -395,12 +384,20 @@ class Link(device_resident.DeviceResident):
                 re-drawn from their initializers.
 
         Returns:
-            Link: The copy, with ``name`` None.
+            Link: The copy (with ``name`` None in the 'share' mode).
         """
         if mode not in _MODES:
             raise ValueError(
                 "The 'mode' argument should be either 'init','copy', or "
                 "'share'. But {} was given.".format(mode))
+        if mode != 'share':
+            # As Chainer: a deep copy of the whole link (its name included);
+            # 'init' then redraws the initialized parameters.
+            ret = copy_module.deepcopy(self)
+            if mode == 'init':
+                for param in ret.params(include_uninit=False):
+                    _reinitialize(param)
+            return ret
         ret = copy_module.copy(self)
         d = ret.__dict__
         d['_params'] = set(self._params)
@@ -410,20 +407,11 @@ class Link(device_resident.DeviceResident):
             d['_local_link_hooks'] = collections.OrderedDict(
                 self._local_link_hooks)
         for name in self._params:
-            param = d[name]
-            if not param.is_initialized:
-                new = _copy_uninitialized(param, mode != 'share')
-            elif mode == 'share':
-                new = copy_module.copy(param)
-                new.cleargrad()
-            else:
-                new = copy_module.deepcopy(param)
-                if mode == 'init':
-                    _reinitialize(new)
+            # New Parameters sharing the data cell (a later ``p.array = a``
+            # on either side shows on both), with the gradient None.
+            new = copy_module.copy(d[name])
+            new.grad = None
             d[name] = new
-        if mode != 'share':
-            for name in self._persistent:
-                d[name] = copy_module.deepcopy(d[name])
         return ret
 
     def repeat(self, n_repeat, mode='init'):

@@ -854,9 +854,17 @@ class Parameter(Variable):
     __array_priority__ = 200
     initializer = None
     _initial_device = None
-    # Whether initialize() fills the gradient with NaN (cleargrad turns it
-    # off, so that the gradient stays None).
+    # The gradient initialize() makes, as Chainer's _grad_initializer: True
+    # NaN (a parameter made uninitialized), 'zero' (zerograd before it),
+    # False None (made with data, or cleargrad before it).
     _nan_grad = True
+    # False while .grad has never been set on an uninitialized parameter:
+    # reading it then raises, as Chainer.
+    _grad_valid = True
+    # Weak references to the parameters sharing the data array with this one
+    # (a list made by copy.copy, as in Link.copy's 'share' mode):
+    # ``p.array = a`` rebinds them all, as Chainer's shared data cell does.
+    _shared = None
 
     def __init__(self, initializer=None, shape=None, name=None, **kwargs):
         from chainer import initializers
@@ -874,21 +882,30 @@ class Parameter(Variable):
             initializer = initializers.Constant(initializer)
         self.update_rule = None
         self._initial_device = backend._cpu_device
+        is_array = isinstance(initializer, _array_types())
         if shape is None:
-            if isinstance(initializer, _array_types()):
+            if is_array:
                 # An array is the data itself; its gradient starts as None
                 # (only generated data gets a NaN gradient, as in Chainer).
                 super().__init__(initializer, name=name)
                 self.initializer = initializers.Constant(initializer)
+                self._nan_grad = False
                 return
             super().__init__(name=name)
             self.initializer = initializer
+            self._grad_valid = False
             return
+        if is_array:
+            # An array with a shape is a constant broadcast to it.
+            xp = backend.get_array_module(initializer)
+            initializer = initializers.Constant(initializer)
+        else:
+            xp = numpy
         super().__init__(
-            initializers.generate_array(initializer, shape, numpy),
-            name=name)
+            initializers.generate_array(initializer, shape, xp), name=name)
         self.initializer = initializer
         self._set_nan_grad()
+        self._nan_grad = False
 
     def _set_nan_grad(self):
         data = self._data
@@ -926,10 +943,26 @@ class Parameter(Variable):
         self.array = data
         if self._nan_grad:
             self._set_nan_grad()
+        elif self._node is not None:
+            self._node._grad_var = None
+        self._grad_valid = True
+
+    def _set_array(self, d):
+        Variable.array.fset(self, d)
+        if self._shared is not None:
+            for ref in self._shared:
+                p = ref()
+                if p is not None and p is not self:
+                    Variable.array.fset(p, d)
+
+    array = property(Variable.array.fget, _set_array,
+                     doc=Variable.array.__doc__)
+    data = array
+    raw_array = array
 
     @property
     def grad(self):
-        if self._data is None and self._nan_grad:
+        if not self._grad_valid:
             raise RuntimeError(
                 'Cannot retrieve Variable.grad. Either it must be set '
                 'manually or Variable.cleargrad() must be called '
@@ -939,15 +972,19 @@ class Parameter(Variable):
     @grad.setter
     def grad(self, g):
         Variable.grad.fset(self, g)
+        self._grad_valid = True
 
     def cleargrad(self):
-        self._nan_grad = False
+        if self._data is None:
+            self._nan_grad = False
+        self._grad_valid = True
         node = self._node
         if node is not None:
             node._grad_var = None
 
     def zerograd(self):
         super().zerograd()
+        self._grad_valid = True
         if self._data is None:
             # The gradient made by initialize() will be zeros.
             self._nan_grad = 'zero'
@@ -962,6 +999,10 @@ class Parameter(Variable):
     def to_device(self, device):
         device = chainer.get_device(device)
         if self._data is None:
+            if self._shared is not None and device != self._initial_device:
+                # As Chainer: a new placeholder, no longer shared.
+                self._shared[:] = [r for r in self._shared if r() is not self]
+                self._shared = None
             self._initial_device = device
             return
         super().to_device(device)
@@ -984,11 +1025,19 @@ class Parameter(Variable):
         p = Parameter.__new__(type(self))
         Variable.__init__(p, self._data, name=self._name)
         p._nan_grad = self._nan_grad
+        p._grad_valid = self._grad_valid
         if self._raw_grad() is not None:
             p.node._grad_var = _new_variable(self._raw_grad())
         p.initializer = self.initializer
         p.update_rule = self.update_rule
         p._initial_device = self._initial_device
+        shared = self._shared
+        if shared is None:
+            shared = self._shared = [_weakref(self)]
+        else:
+            shared[:] = [r for r in shared if r() is not None]
+        shared.append(_weakref(p))
+        p._shared = shared
         return p
 
     def __deepcopy__(self, memo):
@@ -996,6 +1045,7 @@ class Parameter(Variable):
         Variable.__init__(p, _copy.deepcopy(self._data, memo),
                           name=self._name)
         p._nan_grad = self._nan_grad
+        p._grad_valid = self._grad_valid
         if self._raw_grad() is not None:
             p.node._grad_var = _new_variable(self._raw_grad().copy())
         p.initializer = self.initializer
@@ -1006,10 +1056,12 @@ class Parameter(Variable):
     def __reduce__(self):
         return _rebuild_parameter, (self._data, self._name, self._raw_grad(),
                                     self.initializer, self.update_rule,
-                                    self._initial_device)
+                                    self._initial_device, self._nan_grad,
+                                    self._grad_valid)
 
 
-def _rebuild_parameter(data, name, grad, initializer, update_rule, device):
+def _rebuild_parameter(data, name, grad, initializer, update_rule, device,
+                       nan_grad=True, grad_valid=True):
     p = Parameter(initializer if data is None else data, name=name)
     if data is not None:
         p.initializer = initializer
@@ -1019,5 +1071,7 @@ def _rebuild_parameter(data, name, grad, initializer, update_rule, device):
             p.cleargrad()
     p.update_rule = update_rule
     p._initial_device = device
+    p._nan_grad = nan_grad
+    p._grad_valid = grad_valid
     return p
 

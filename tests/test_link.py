@@ -223,6 +223,39 @@ def test_copy_modes(mode):
         numpy.testing.assert_array_equal(c.z.b.array, 0)  # Zero initializer
 
 
+def test_copy_share_mode_shares_later_array_assignments():
+    # As Chainer: the copies share the data cell, not only the array.
+    lin = Linear(2, 3)
+    c = lin.copy()
+    new = numpy.ones((3, 2), numpy.float32)
+    lin.W.array = new
+    assert c.W.array is new and c.W.shape == (3, 2)
+    c.W.data = numpy.zeros((3, 2), numpy.float32)
+    assert lin.W.array is c.W.array
+    lin.W.grad = numpy.ones((3, 2), numpy.float32)
+    assert c.W.grad is None
+    # a lazy parameter initialized later shows on its copy too
+    link = Link()
+    with link.init_scope():
+        link.p = Parameter()
+    cp = link.copy()
+    assert cp.p.grad is None and cp.p.array is None
+    link.p.initialize((2,))
+    assert cp.p.array is link.p.array
+    # 'copy' does not share
+    deep = lin.copy(mode='copy')
+    lin.W.array = numpy.full((3, 2), 5, numpy.float32)
+    numpy.testing.assert_array_equal(deep.W.array, 0)
+
+
+def test_copy_modes_keep_the_name_except_share():
+    lin = Linear(2, 3)
+    lin.name = 'a'
+    assert lin.copy().name is None
+    assert lin.copy(mode='copy').name == 'a'
+    assert lin.copy(mode='init').name == 'a'
+
+
 def test_copy_bad_mode_and_repeat():
     with pytest.raises(ValueError, match="'mode' argument"):
         Net().copy(mode='bad')

@@ -280,3 +280,49 @@ def test_no_iteration_protocol_needed():
         warnings.simplefilter('error')
         assert [float(e.array) for e in F.separate(x)] == [1., 2.] \
             if hasattr(F, 'separate') else True
+
+
+def test_parameter_array_initializer_with_shape_broadcasts():
+    base = numpy.arange(3, dtype=numpy.float32)
+    p = chainer.Parameter(base, (2, 3))
+    numpy.testing.assert_array_equal(p.array, [[0, 1, 2], [0, 1, 2]])
+    assert p.array is not base and p.dtype == numpy.float32
+    assert numpy.isnan(p.grad).all() and p.grad.shape == (2, 3)
+
+
+def test_parameter_grad_after_initialize_follows_how_it_was_made():
+    # As Chainer's _grad_initializer: NaN only for a parameter made
+    # uninitialized; made with data, re-initializing clears the gradient.
+    p = chainer.Parameter(shape=(2,))
+    p.initialize((3,))
+    assert p.grad is None
+    p = chainer.Parameter()
+    with pytest.raises(RuntimeError, match='Cannot retrieve Variable.grad'):
+        p.grad
+    p.grad = None
+    assert p.grad is None
+    p.initialize((2,))
+    assert numpy.isnan(p.grad).all()
+    p.cleargrad()  # initialized: the NaN initializer stays
+    p.initialize((2,))
+    assert numpy.isnan(p.grad).all()
+    p = chainer.Parameter()
+    p.zerograd()
+    assert p.grad is None
+    p.initialize((2,))
+    numpy.testing.assert_array_equal(p.grad, 0)
+
+
+def test_parameter_copy_shares_the_data_cell():
+    a = chainer.Parameter(numpy.zeros(2, numpy.float32))
+    b = copy.copy(a)
+    a.array = numpy.ones(2, numpy.float32)
+    numpy.testing.assert_array_equal(b.array, 1)
+    c = copy.deepcopy(a)
+    a.array = numpy.full(2, 3, numpy.float32)
+    numpy.testing.assert_array_equal(c.array, 1)
+    u = chainer.Parameter()
+    with pytest.raises(RuntimeError):
+        copy.copy(u).grad
+    with pytest.raises(RuntimeError):
+        copy.deepcopy(u).grad
