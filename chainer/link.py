@@ -39,7 +39,7 @@ def _layer_repr(layer):
         return str(layer)
     if getattr(layer, '__name__', None) == '<lambda>':
         try:
-            return inspect.getsource(layer).strip()
+            return inspect.getsource(layer).strip().rstrip(',')
         except (OSError, TypeError):
             pass
     return repr(layer)

@@ -1,6 +1,15 @@
 """Sequential: a ChainList that calls its layers in order."""
 
+import copy
+
 from chainer.link import ChainList, Link, _layer_repr, _listing
+
+
+def _layer_name(layer):
+    # A Link by its class name, any other layer by its __name__ (``relu``).
+    if isinstance(layer, Link):
+        return type(layer).__name__
+    return getattr(layer, '__name__', None)
 
 
 class Sequential(ChainList):
@@ -111,7 +120,11 @@ class Sequential(ChainList):
             self.append(layer)
 
     def insert(self, i, layer):
-        """Inserts ``layer`` before position ``i``."""
+        """Inserts ``layer`` before position ``i`` (IndexError when ``i`` is
+        not in ``[-len(self), len(self)]``)."""
+        n = len(self._layers)
+        if not -n <= i <= n:
+            raise IndexError('Index out of range: {}'.format(i))
         self._check_layer(layer)
         self._layers.insert(i, layer)
         self._sync()
@@ -124,10 +137,10 @@ class Sequential(ChainList):
         del self[self.index(layer)]
 
     def remove_by_layer_type(self, type_name):
-        """Removes every layer whose class name is ``type_name``
-        (``'function'`` for plain functions)."""
+        """Removes every layer named ``type_name``: a Link's class name
+        (``'Linear'``) or a function's name (``'relu'``)."""
         self._layers[:] = [layer for layer in self._layers
-                           if type(layer).__name__ != type_name]
+                           if _layer_name(layer) != type_name]
         self._sync()
 
     def pop(self, i=-1):
@@ -157,18 +170,21 @@ class Sequential(ChainList):
         return sum(1 for one in self._layers if one is layer or one == layer)
 
     def count_by_layer_type(self, type_name):
-        """How many layers have the class name ``type_name``."""
+        """How many layers are named ``type_name``: a Link's class name
+        (``'Linear'``) or a function's name (``'relu'``)."""
         return sum(1 for layer in self._layers
-                   if type(layer).__name__ == type_name)
+                   if _layer_name(layer) == type_name)
 
     def copy(self, mode='share'):
-        """Copies the Sequential, copying its Link layers with ``mode`` (see
-        :meth:`chainer.Link.copy`); other layers are shared."""
-        ret = super().copy(mode)
-        copies = iter(ret._children)
-        ret.__dict__['_layers'] = [
-            next(copies) if isinstance(layer, Link) else layer
-            for layer in self._layers]
+        """A new Sequential of the layers: Link layers copied with ``mode``
+        (see :meth:`chainer.Link.copy`), other layers shallow-copied (so a
+        lambda is fine in every mode)."""
+        ret = Sequential()
+        for layer in self._layers:
+            if isinstance(layer, Link):
+                ret.append(layer.copy(mode))
+            else:
+                ret.append(copy.copy(layer))
         return ret
 
     def flatten(self):
@@ -181,6 +197,18 @@ class Sequential(ChainList):
             else:
                 ret.append(layer)
         return ret
+
+    def __reduce__(self):
+        if any(getattr(layer, '__name__', None) == '<lambda>'
+               for layer in self._layers):
+            raise ValueError(
+                'This Sequential object has at least one lambda function as '
+                'its component. Lambda function can not be pickled, so please '
+                'consider to use functools.partial instead of the lambda '
+                'function or use "dill", which is an external package that '
+                'enables pickling an object including lambda functions intead '
+                'of built-in pickle.')
+        return super().__reduce__()
 
     def __str__(self):
         return _listing(type(self).__name__,

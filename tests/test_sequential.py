@@ -60,7 +60,9 @@ def test_list_methods():
     s.append(l3)
     assert s.index(relu) == 1 and s.count(relu) == 1
     assert s.count_by_layer_type('Linear') == 3
-    assert s.count_by_layer_type('function') == 1
+    # as Chainer: a function by its name, not by its class name
+    assert s.count_by_layer_type('relu') == 1
+    assert s.count_by_layer_type('function') == 0
     assert relu in s and l3 in s and numpy.tanh not in s
     assert s.pop() is l3 and names(s) == ['/', '/0', '/1']
     s.insert(1, l3)
@@ -71,7 +73,7 @@ def test_list_methods():
     assert len(s) == 3
     with pytest.raises(ValueError):
         s.remove(l3)
-    s.remove_by_layer_type('function')
+    s.remove_by_layer_type('relu')
     assert list(s) == [l1, l2]
     s[1] = relu
     assert names(s) == ['/', '/0']
@@ -130,3 +132,38 @@ def test_str():
     assert str(Sequential()) == 'Sequential()'
     lam = Sequential(lambda x: x)
     assert 'lambda x: x' in str(lam)
+
+
+def test_insert_out_of_range_raises_index_error():
+    s = Sequential()
+    with pytest.raises(IndexError):
+        s.insert(1, Linear(3, 3))
+    with pytest.raises(IndexError):
+        s.insert(-1, relu)
+    s = Sequential(relu)
+    with pytest.raises(IndexError):
+        s.insert(-2, relu)
+    with pytest.raises(IndexError):
+        s.insert(2, Linear(3, 3))
+    s.insert(-1, numpy.tanh)
+    s.insert(2, numpy.exp)
+    assert list(s) == [numpy.tanh, relu, numpy.exp]
+
+
+def test_lambda_layers_print_pickle_and_copy():
+    import pickle
+    lin = Linear(2, 3)
+    layers = [
+        lin,
+        lambda x: x * 2,
+    ]
+    s = Sequential(*layers)
+    # the lambda's source line, without the trailing comma
+    assert str(s).endswith('  (1): lambda x: x * 2,\n)')
+    with pytest.raises(ValueError, match='lambda'):
+        pickle.dumps(s)
+    for mode in ('share', 'copy', 'init'):
+        c = s.copy(mode)
+        assert type(c) is Sequential and c[1] is s[1] and c[0] is not lin
+    s2 = pickle.loads(pickle.dumps(Sequential(lin, relu)))
+    assert s2[1] is relu and s2[0].W.shape == (3, 2)
