@@ -2,6 +2,8 @@
 
 import warnings
 
+import numpy
+
 import chainer
 from chainer import backend
 
@@ -32,12 +34,30 @@ class DeviceResidentsVisitor:
 
 
 class _ToDeviceVisitor(DeviceResidentsVisitor):
+    # As Chainer, for backward compatibility: a descendant that overrides
+    # to_cpu/to_gpu/to_intel64 has that method called instead (the one
+    # that matches the entry method, or the target device), except the
+    # resident the deprecated method was first called on.
 
-    def __init__(self, device):
+    def __init__(self, device, entry=None, start=None):
         self._device = device
+        self._entry = entry
+        self._start = start
 
     def visit_device_resident(self, device_resident):
         device_resident._device = self._device
+        overridden = device_resident._overridden_to_methods
+        if overridden and device_resident is not self._start:
+            if self._entry is not None:
+                name, kwargs = self._entry
+            elif isinstance(self._device, backend.CpuDevice):
+                name, kwargs = 'to_cpu', {}
+            elif self._device.xp is numpy:
+                name, kwargs = 'to_intel64', {}
+            else:
+                name, kwargs = 'to_gpu', {'device': self._device.device.id}
+            if name in overridden:
+                getattr(device_resident, name)(**kwargs)
 
     def visit_array(self, arr):
         return self._device.send(arr)
@@ -54,6 +74,8 @@ class DeviceResident:
     """
 
     _device = backend.CpuDevice()
+    # The deprecated to_* methods this class overrides (see _ToDeviceVisitor).
+    _overridden_to_methods = ()
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -63,6 +85,9 @@ class DeviceResident:
                     '{}: the method {!r} cannot be overridden (override '
                     'device_resident_accept instead)'.format(
                         cls.__name__, name))
+        cls._overridden_to_methods = tuple(
+            name for name in _DEPRECATED_OVERRIDES
+            if getattr(cls, name) is not getattr(DeviceResident, name))
         for name in _DEPRECATED_OVERRIDES:
             if name in cls.__dict__:
                 warnings.warn(
@@ -99,7 +124,9 @@ class DeviceResident:
         Deprecated, as in Chainer 7: use ``to_device('@numpy')``.
         """
         _warn_deprecated('to_cpu', '@numpy')
-        return self.to_device(backend.CpuDevice())
+        self.device_resident_accept(_ToDeviceVisitor(
+            backend.CpuDevice(), ('to_cpu', {}), self))
+        return self
 
     def to_gpu(self, device=None):
         """Moves all the arrays to a GPU (the current one by default);
@@ -112,10 +139,12 @@ class DeviceResident:
         cuda.check_cuda_available()
         if device is None:
             device = cuda.cuda.Device().id
-        if isinstance(device, backend.Device):
-            return self.to_device(device)
-        return self.to_device(cuda.GpuDevice.from_device_id(
-            int(getattr(device, 'id', device))))
+        if not isinstance(device, backend.Device):
+            device = cuda.GpuDevice.from_device_id(
+                int(getattr(device, 'id', device)))
+        self.device_resident_accept(_ToDeviceVisitor(
+            device, ('to_gpu', {'device': device.device.id}), self))
+        return self
 
     def to_intel64(self):
         """Not supported: iDeep is not part of chainer-ng."""

@@ -211,12 +211,29 @@ class Link(device_resident.DeviceResident):
             self.__dict__['_local_link_hooks'] = hooks
         return hooks
 
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        # As Chainer (#5078): a __call__ injected by a mixin after Link in
+        # the MRO is called in place of forward.
+        mro = cls.__mro__
+        cls._mixin_call = any('__call__' in k.__dict__
+                              for k in mro[mro.index(Link) + 1:])
+
+    _mixin_call = False
+
     def __call__(self, *args, **kwargs):
+        if '_params' not in self.__dict__:
+            raise RuntimeError('Link.__init__() has not been called.')
         global_hooks = link_hook._get_link_hooks()
         local = self._local_link_hooks
-        if not global_hooks and not local:
+        if self._mixin_call:
+            forward = super().__call__
+        elif not global_hooks and not local:
             return self.forward(*args, **kwargs)
-        forward = self.forward
+        else:
+            forward = self.forward
+        if not global_hooks and not local:
+            return forward(*args, **kwargs)
         hooks = collections.OrderedDict(global_hooks)
         if local:
             hooks.update(local)
@@ -460,19 +477,19 @@ class Link(device_resident.DeviceResident):
         """Saves or loads the parameters and persistent values (and those of
         the children, under their names)."""
         d = self.__dict__
-        loading = isinstance(serializer, serializer_module.Deserializer)
+        # Any callable ``serializer(key, value)`` works, as in Chainer; only a
+        # Deserializer has a dry run (the validating pass of a staged load).
+        dry_run = (isinstance(serializer, serializer_module.Deserializer)
+                   and serializer.dry_run)
         for name in sorted(self._params):
             param = d[name]
-            if param.array is None and loading:
-                data = serializer(name, None)
-                if data is not None and not serializer.dry_run:
-                    param.initialize(data.shape)
-                    xp = param.xp
-                    with backend.get_device_from_array(param.array):
-                        param.array[...] = xp.asarray(data)
-            else:
-                serializer(name, param.array)
-        dry_run = loading and serializer.dry_run
+            data = serializer(name, param.array)
+            if param.array is None and data is not None and not dry_run:
+                # An uninitialized parameter takes the loaded shape.
+                param.initialize(data.shape)
+                xp = param.xp
+                with backend.get_device_from_array(param.array):
+                    param.array[...] = xp.asarray(data)
         for name in sorted(self._persistent):
             value = serializer(name, d[name])
             if not dry_run:

@@ -445,3 +445,74 @@ def test_to_cpu_is_deprecated_as_in_chainer():
     with warnings.catch_warnings():
         warnings.simplefilter('error')
         link.to_device('@numpy')   # the way that does not warn
+
+
+def test_call_without_link_init_raises_runtime_error():
+    class Forgetful(Link):
+        def __init__(self):
+            pass
+
+        def forward(self, x):
+            return x
+
+    with pytest.raises(RuntimeError,
+                       match=r'^Link\.__init__\(\) has not been called\.$'):
+        Forgetful()(1)
+
+
+def test_call_injected_by_a_mixin_replaces_forward():
+    calls = []
+
+    class CallMixin:
+        def __call__(self, *args, **kwargs):
+            calls.append((args, kwargs))
+            return 3
+
+    class Injected(Link, CallMixin):
+        pass
+
+    assert Injected()(1, a=2) == 3 and calls == [((1,), {'a': 2})]
+
+
+def test_overridden_to_cpu_is_called_by_to_device_and_to_cpu():
+    with pytest.warns(DeprecationWarning):
+        class Child(Link):
+            called = 0
+
+            def to_cpu(self):
+                super().to_cpu()
+                self.called += 1
+
+    class Parent(Chain):
+        def __init__(self):
+            super().__init__()
+            with self.init_scope():
+                self.child = Child()
+
+    p = Parent()
+    with pytest.warns(DeprecationWarning):
+        p.to_device('@numpy')
+    assert p.child.called == 1
+    with pytest.warns(DeprecationWarning):
+        p.to_cpu()
+    assert p.child.called == 2
+    with pytest.warns(DeprecationWarning):
+        p.child.to_cpu()  # called on itself: no recursion
+    assert p.child.called == 3
+
+
+def test_serialize_with_a_plain_callable_initializes_parameters():
+    link = Link()
+    with link.init_scope():
+        link.x = Parameter()
+    link.add_persistent('z', None)
+    seen = []
+
+    def serializer(key, value):
+        seen.append((key, value))
+        return numpy.arange(3, dtype=numpy.float32)
+
+    link.serialize(serializer)
+    assert seen == [('x', None), ('z', None)]
+    numpy.testing.assert_array_equal(link.x.array, [0, 1, 2])
+    numpy.testing.assert_array_equal(link.z, [0, 1, 2])
