@@ -80,10 +80,14 @@ def _where(cond, x, y):
     dtype of the Variable one."""
     xp = backend.get_array_module(cond)
     cond = xp.asarray(cond)  # a comparison of 0-d arrays gives a scalar
-    if isinstance(x, chainer.Variable) or hasattr(x, 'dtype'):
+    # The Variable branch sets the dtype (a raw branch computed from 0-d
+    # arrays may have been promoted to float64 by NumPy 1).
+    if isinstance(x, chainer.Variable):
         dtype = x.dtype
-    else:
+    elif isinstance(y, chainer.Variable) or hasattr(y, 'dtype'):
         dtype = y.dtype
+    else:
+        dtype = x.dtype
     if not isinstance(x, chainer.Variable):
         x = xp.asarray(x, dtype=dtype)
     if not isinstance(y, chainer.Variable):
