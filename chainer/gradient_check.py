@@ -32,20 +32,59 @@ def _to_float64(a):
     return xp.asarray(a, dtype=numpy.float64)
 
 
-def _nondifferentiable(values, eps, diff_atol, diff_rtol):
-    """Whether the values at x + k eps (k = -2..2) show a kink: for a
-    smooth function the second differences are nearly equal."""
-    f = [_to_float64(v) for v in values]
-    d = [f[i + 1] - f[i] for i in range(4)]
-    dd = [d[i + 1] - d[i] for i in range(3)]
-    xp = backend.get_array_module(f[0])
-    scale = xp.maximum(xp.maximum(abs(d[1]), abs(d[2])), 0)
-    tol = diff_atol * eps + diff_rtol * scale
-    for i in range(3):
-        for j in range(i + 1, 3):
-            if bool((abs(dd[i] - dd[j]) > tol + 1e-12).any()):
-                return True
-    return False
+# A quadratic fits five equally spaced samples exactly unless they have a
+# cubic or quartic component; these are the discrete orthogonal polynomials
+# of degree 3 and 4 on five points (t = -2..2), so the squared residual of
+# the least-squares quadratic fit is the sum of the squared projections.
+_CUBIC = numpy.array([-1., 2., 0., -2., 1.]) / numpy.sqrt(10.)
+_QUARTIC = numpy.array([1., -4., 6., -4., 1.]) / numpy.sqrt(70.)
+
+
+def _check_differentiable(yss, i_in, index, eps, diff_atol, diff_rtol):
+    """Raises NondifferentiableError when the outputs sampled at x - eps,
+    x - eps/2, x, x + eps/2, x + eps (``yss``) show a kink, as Chainer: the
+    finite entries change, or a quadratic fits an entry with an RMS error
+    above ``diff_atol + diff_rtol * (its range)``."""
+    outs = [[ys[k] for ys in yss] for k in range(len(yss[0]))
+            if yss[0][k] is not None]
+    if all(samples[0].size == 0 for samples in outs):
+        return
+    stacks = []
+    for k, samples in enumerate(outs):
+        xp = backend.get_array_module(samples[0])
+        stack = xp.stack(samples)
+        finite = xp.isfinite(stack)
+        if bool((finite != finite[:1]).any()):
+            _raise_nondifferentiable(i_in, k, index, eps, samples,
+                                     'the finite outputs change')
+        stacks.append((stack, bool(finite.all())))
+    if not all(all_finite for _, all_finite in stacks):
+        return
+    for k, (stack, _) in enumerate(stacks):
+        xp = backend.get_array_module(stack)
+        flat = stack.reshape(5, -1)
+        residual = xp.sqrt(
+            (xp.tensordot(xp.asarray(_CUBIC), flat, 1) ** 2
+             + xp.tensordot(xp.asarray(_QUARTIC), flat, 1) ** 2) / 5)
+        spread = flat.max(axis=0) - flat.min(axis=0)
+        kink = (diff_atol + diff_rtol * spread < residual) & (spread != 0)
+        if bool(kink.any()):
+            _raise_nondifferentiable(
+                i_in, k, index, eps, list(stack),
+                'a quadratic fits with RMS error {} (diff_atol {}, diff_rtol '
+                '{})'.format(residual.reshape(stack.shape[1:]), diff_atol,
+                             diff_rtol))
+
+
+def _raise_nondifferentiable(i_in, i_out, index, eps, samples, why):
+    lines = ['Tried to compute the numeric gradient on a non-differentiable '
+             'point: {}.'.format(why),
+             'i_in: {}, i_out: {}, index on x: {}, eps: {}'.format(
+                 i_in, i_out, index, eps)]
+    for label, y in zip(('x-eps  ', 'x-eps/2', 'x      ', 'x+eps/2',
+                         'x+eps  '), samples):
+        lines.append('y[{}]: {}'.format(label, y))
+    raise NondifferentiableError('\n'.join(lines))
 
 
 def numerical_grad(f, inputs, grad_outputs, eps=1e-3,
@@ -53,19 +92,25 @@ def numerical_grad(f, inputs, grad_outputs, eps=1e-3,
                    diff_rtol=1e-2, center_outputs=None):
     """Computes numerical gradients by central differences.
 
+    Without detection it takes ``(f(x + eps) - f(x - eps)) / (2 eps)`` per
+    input element; with ``detect_nondifferentiable`` it samples
+    ``x - eps, x - eps/2, x, x + eps/2, x + eps``, checks them for a kink,
+    and uses the fourth-order difference of the four off-center samples.
+
     Args:
         f: A function of no arguments returning a tuple of output arrays;
             it reads ``inputs``, which are perturbed in place.
-        inputs (tuple of arrays): The inputs to differentiate against.
+        inputs (tuple of arrays): The float inputs to differentiate against.
         grad_outputs (tuple of arrays): The gradients of the outputs (None
             entries stand for zeros).
-        eps (float or tuple): The step (one per input, or one for all).
+        eps (float or tuple): The step, positive (one per input, or one for
+            all).
         detect_nondifferentiable (bool): Raise
-            :class:`NondifferentiableError` where the function shows a kink
-            within ``2 eps`` of a point.
+            :class:`NondifferentiableError` where the function is not
+            differentiable within ``eps`` of a point.
         diff_atol, diff_rtol (float): Tolerances of that detection.
-        center_outputs: Outputs at the unperturbed inputs (computed when
-            needed and not given).
+        center_outputs: Accepted for compatibility; the outputs at the
+            unperturbed inputs are always recomputed, as in Chainer.
 
     Returns:
         A list of gradient arrays, one per input, in the inputs' dtypes.
@@ -77,6 +122,15 @@ def numerical_grad(f, inputs, grad_outputs, eps=1e-3,
     elif len(eps) != len(inputs):
         raise ValueError('numerical_grad: eps must be a scalar or have one '
                          'entry per input')
+    if not all(e > 0 for e in eps):
+        raise AssertionError(
+            'numerical_grad: eps must be positive, got {}'.format(eps))
+    for x in inputs:
+        if x.dtype.kind != 'f':
+            raise RuntimeError(
+                'The dtype of input arrays must be kind of float')
+    gys = tuple(None if gy is None else _to_float64(gy)
+                for gy in grad_outputs)
 
     def evaluate():
         ys = f()
@@ -88,43 +142,54 @@ def numerical_grad(f, inputs, grad_outputs, eps=1e-3,
             out.append(None if y is None else _to_float64(y).copy())
         return out
 
-    def project(ys):
+    def project(ys, weights):
+        # sum over outputs of <sum_k w_k y_k, gy>
         total = 0.
-        for y, gy in zip(ys, grad_outputs):
-            if y is None or gy is None:
+        for k, gy in enumerate(gys):
+            if gy is None or ys[0][k] is None:
                 continue
-            total = total + (y * _to_float64(gy)).sum()
+            diff = sum(w * y[k] for w, y in zip(weights, ys))
+            total = total + float((diff * gy).sum())
         return total
 
+    center = evaluate() if detect_nondifferentiable else None
     grads = []
-    for x, e in zip(inputs, eps):
+    for i_in, (x, e) in enumerate(zip(inputs, eps)):
         xp = backend.get_array_module(x)
         gx = numpy.zeros(x.shape, dtype=numpy.float64)
-        flat = x.reshape(-1) if x.flags.c_contiguous else None
         for i in numpy.ndindex(x.shape):
             orig = x[i].copy()
-            steps = (-2, -1, 0, 1, 2) if detect_nondifferentiable else (1, -1)
-            values = []
+            steps = (-1., -.5, .5, 1.) if detect_nondifferentiable \
+                else (-1., 1.)
+            yss = []
             for k in steps:
-                if k == 0:
-                    x[i] = orig
-                else:
-                    x[i] = orig + k * e
-                values.append(project(evaluate()))
+                x[i] = orig + k * e
+                yss.append(evaluate())
             x[i] = orig
             if detect_nondifferentiable:
-                if _nondifferentiable(values, e, diff_atol, diff_rtol):
-                    raise NondifferentiableError(
-                        'numerical_grad: the function is not differentiable '
-                        'at input element {} (eps={})'.format(i, e))
-                g = (values[3] - values[1]) / (2 * e)
+                _check_differentiable(
+                    yss[:2] + [center] + yss[2:], i_in, i, e, diff_atol,
+                    diff_rtol)
+                gx[i] = project(yss, (1., -8., 8., -1.)) / (6 * e)
             else:
-                g = (values[0] - values[1]) / (2 * e)
-            gx[i] = float(g)
-        del flat
-        grads.append(xp.asarray(gx).astype(x.dtype, copy=False)
-                     if x.dtype.kind == 'f' else xp.asarray(gx))
+                gx[i] = project(yss, (-1., 1.)) / (2 * e)
+        grads.append(xp.asarray(gx).astype(x.dtype, copy=False))
     return grads
+
+
+class _CheckBackward:
+    """Chainer's private home of check_backward's helpers."""
+
+    @staticmethod
+    def _sample_unit_vector(size, xp):
+        """A random unit vector of ``size`` entries, each at least
+        ``0.1 / sqrt(size)`` in magnitude, so that every input element takes
+        part in the directional derivative."""
+        d = xp.random.normal(size=(size,))
+        if size == 0:
+            return d
+        sq = xp.square(d)
+        return xp.copysign(xp.sqrt(0.99 * sq / sq.sum() + 0.01 / size), d)
 
 
 def _filter_list(lst, ignore):
@@ -181,8 +246,10 @@ def check_backward(func, x_data, y_grad, params=(), eps=1e-3, atol=1e-5,
         if not skip and x.dtype.kind != 'f':
             raise ValueError('check_backward: a non-float input (dtype {}) '
                              'must be listed in no_grads'.format(x.dtype))
-    xs = tuple(Variable(x.array, requires_grad=not skip)
-               for x, skip in zip(xs, no_grads))
+    # As Chainer, every float input requires grad, so that a gradient
+    # computed for an input listed in no_grads is caught below.
+    xs = tuple(Variable(x.array, requires_grad=x.dtype.kind == 'f')
+               for x in xs)
 
     ys = _as_tuple(func(*xs))
     for y in ys:
@@ -205,16 +272,23 @@ def check_backward(func, x_data, y_grad, params=(), eps=1e-3, atol=1e-5,
                 'entries'.format(len(ys), len(y_grad)))
 
     targets = list(_filter_list(xs, no_grads)) + list(params)
+    skipped = [x for x, skip in zip(xs, no_grads)
+               if skip and x.requires_grad]
     for p in params:
         p.cleargrad()
     outs = [(y, gy) for y, gy in zip(ys, y_grad) if gy is not None]
-    if not targets:
+    if not targets and not skipped:
         return
     if outs:
-        gxs = chainer.grad([y for y, _ in outs], targets,
+        gxs = chainer.grad([y for y, _ in outs], targets + skipped,
                            grad_outputs=[Variable(gy) for _, gy in outs])
     else:
-        gxs = [None] * len(targets)
+        gxs = [None] * (len(targets) + len(skipped))
+    if any(g is not None for g in gxs[len(targets):]):
+        raise RuntimeError('gradient of int variable must be None')
+    gxs = gxs[:len(targets)]
+    if not targets:
+        return
 
     for t, g in zip(targets, gxs):
         if g is None:
@@ -230,12 +304,13 @@ def check_backward(func, x_data, y_grad, params=(), eps=1e-3, atol=1e-5,
 
     # One random direction for all targets, of unit norm.
     xp = backend.get_array_module(targets[0].array)
-    rng = numpy.random
-    directions = [rng.normal(size=t.shape) for t in targets]
-    norm = numpy.sqrt(sum(float((d * d).sum()) for d in directions))
-    if norm == 0:
+    sizes = [t.size for t in targets]
+    if sum(sizes) == 0:
         return
-    directions = [xp.asarray(d / norm) for d in directions]
+    flat = _CheckBackward._sample_unit_vector(sum(sizes), numpy)
+    offsets = numpy.cumsum([0] + sizes)
+    directions = [xp.asarray(flat[a:b].reshape(t.shape))
+                  for a, b, t in zip(offsets, offsets[1:], targets)]
 
     analytic = 0.
     for g, d in zip(gxs, directions):

@@ -79,3 +79,82 @@ def test_scalar_output_y_grad_none():
     with pytest.raises(ValueError, match='y_grad is None'):
         gradient_check.check_backward(lambda x: x * x,
                                       numpy.random.randn(4), None)
+
+
+@pytest.mark.parametrize('func, x, kink', [
+    (lambda x: (abs(x),), 0.0012, False),   # kink just beyond eps
+    (lambda x: (abs(x),), 0.0008, True),    # kink within eps
+    (lambda x: ((x > 0).astype(x.dtype),), -0.0012, False),
+    (lambda x: (numpy.floor(x),), 99.9988, False),
+    (lambda x: (x * x + 2.,), 0., False),
+    (lambda x: (-3 * x ** 3 + 2 * x ** 2 + 1,), -100., False),
+    (lambda x: (-3 * x ** 3 + 2 * x ** 2 + 1,), 0., False),
+])
+def test_numerical_grad_detects_kinks_within_eps_only(func, x, kink):
+    # as Chainer: samples at x +- eps/2 and x +- eps, fitted by a quadratic
+    xs = numpy.array([x], numpy.float32)
+    gy = numpy.array([0.7], numpy.float32)
+
+    def run():
+        return gradient_check.numerical_grad(
+            lambda: func(xs), (xs,), (gy,), eps=1e-3,
+            detect_nondifferentiable=True)
+
+    if kink:
+        with pytest.raises(gradient_check.NondifferentiableError):
+            run()
+    else:
+        run()
+
+
+def test_numerical_grad_detects_a_change_of_finiteness():
+    def nan_segment(x):
+        y = numpy.ones_like(x)
+        y[(-1 < x) & (x < 1)] = numpy.nan
+        return y,
+
+    for x, kink in ((1., True), (-1., True), (0., False)):
+        xs = numpy.array([x], numpy.float32)
+        gy = numpy.ones(1, numpy.float32)
+        if kink:
+            with pytest.raises(gradient_check.NondifferentiableError):
+                gradient_check.numerical_grad(
+                    lambda: nan_segment(xs), (xs,), (gy,),
+                    detect_nondifferentiable=True)
+        else:
+            gradient_check.numerical_grad(
+                lambda: nan_segment(xs), (xs,), (gy,),
+                detect_nondifferentiable=True)
+
+
+def test_numerical_grad_fourth_order_with_detection():
+    xs = numpy.array([0.5, 2.], numpy.float64)
+    gx, = gradient_check.numerical_grad(
+        lambda: (xs ** 3,), (xs,), (numpy.ones(2),), eps=1e-2,
+        detect_nondifferentiable=True)
+    numpy.testing.assert_allclose(gx, 3 * xs ** 2, rtol=1e-9)
+
+
+@pytest.mark.parametrize('eps', [0, -1.])
+def test_numerical_grad_rejects_nonpositive_eps(eps):
+    xs = numpy.ones(2, numpy.float32)
+    with pytest.raises(AssertionError):
+        gradient_check.numerical_grad(lambda: (xs,), (xs,), (xs,), eps=eps)
+
+
+def test_check_backward_no_grads_input_getting_a_gradient_raises():
+    x1 = numpy.array([2], numpy.float32)
+    x2 = numpy.array([3], numpy.float32)
+    gy = numpy.array([5], numpy.float32)
+    with pytest.raises(RuntimeError, match='must be None'):
+        gradient_check.check_backward(
+            lambda x, y: (x + y.array,), (x1, x2), gy, no_grads=[True, True])
+
+
+@pytest.mark.parametrize('size', [0, 1, 5, 64])
+def test_sample_unit_vector(size):
+    y = gradient_check._CheckBackward._sample_unit_vector(size, numpy)
+    assert y.shape == (size,)
+    if size:
+        numpy.testing.assert_allclose(numpy.square(y).sum(), 1.0)
+        assert abs(y).min() >= 0.1 / numpy.sqrt(size)
