@@ -15,7 +15,7 @@ import numpy
 
 import chainer
 from chainer import backend
-from chainer.variable import Variable
+from chainer.variable import Parameter, Variable
 
 
 class Hyperparameter:
@@ -98,15 +98,26 @@ def _set_given(hyperparam, **values):
             setattr(hyperparam, name, value)
 
 
+class _NoInitializer:
+    # The initializer of the float32 copy of an uninitialized float16
+    # parameter: it only gives the dtype (the copy is never initialized).
+
+    def __init__(self, dtype):
+        self.dtype = dtype
+
+    def __call__(self, array):
+        raise RuntimeError('the float32 copy of a parameter is never '
+                           'initialized')
+
+
 def _hook_timing(hook, timing):
     if timing not in ('pre', 'post', 'auto'):
         raise ValueError("timing must be 'pre', 'post' or 'auto', got "
                          '{!r}'.format(timing))
     if timing == 'auto':
-        timing = getattr(hook, 'timing', 'pre')
-        if timing not in ('pre', 'post'):
-            raise ValueError('the hook {} has an invalid timing {!r}'.format(
-                hook, timing))
+        # As Chainer: 'pre' without the attribute; any value but 'pre'
+        # registers the hook as a 'post' hook.
+        timing = 'pre' if getattr(hook, 'timing', 'pre') == 'pre' else 'post'
     return timing
 
 
@@ -160,56 +171,68 @@ class UpdateRule:
             del self._post_update_hooks[name]
 
     def update(self, param):
-        """Updates ``param`` (a Parameter) with its gradient."""
+        """Updates ``param`` (a Parameter) with its gradient.
+
+        As Chainer, the hooks and :meth:`update_core` run for every
+        parameter, an uninitialized one or one without a gradient included
+        (update_core skips those); the state is made on the first update of
+        an initialized parameter.
+        """
         if not self.enabled:
             return
         self.t += 1
-        if self._use_fp32_update and param.dtype == numpy.float16 and \
-                param.array is not None:
-            if self._fp32_param is None:
-                self._fp32_param = Variable(
-                    param.array.astype(numpy.float32), name=param.name)
+        try:
+            dtype = param.dtype
+        except RuntimeError:
+            dtype = None  # uninitialized, with no dtype known
+        initialized = param.array is not None
+        node = param._node
+        loss_scale = None if node is None else node._loss_scale
+        fp32 = None
+        target = param
+        if self._use_fp32_update and dtype == numpy.float16:
             fp32 = self._fp32_param
-            if param.grad is None:
-                return
-            fp32.grad = param.grad.astype(numpy.float32)
-            node = param.node
-            if node._loss_scale is not None:
-                fp32.node._loss_scale = node._loss_scale
+            if fp32 is None:
+                if initialized:
+                    fp32 = Parameter(param.array.astype(numpy.float32),
+                                     name=param.name)
+                else:
+                    fp32 = Parameter(_NoInitializer(numpy.float32),
+                                     name=param.name)
+                self._fp32_param = fp32
+            if initialized:
+                grad = param.grad
+                fp32.grad = None if grad is None \
+                    else grad.astype(numpy.float32)
+            target = fp32
+        if initialized:
+            if self._state is None:
+                self._state = {}
+                with chainer.using_device(target.device):
+                    self.init_state(target)
+            else:
+                self._prepare(target)
+            if loss_scale is not None:
                 node._loss_scale = None
-            self._run(fp32)
-            param.array[...] = fp32.array.astype(param.dtype)
-            fp32.grad = None
-        else:
-            self._run(param)
-
-    def _run(self, param):
-        if param.array is None:
-            return  # an uninitialized parameter: nothing to update yet
-        if self._state is None:
-            self._state = {}
-            with chainer.using_device(param.device):
-                self.init_state(param)
-        else:
-            self._prepare(param)
-        if param.grad is None:
-            return
-        node = param.node
-        loss_scale = node._loss_scale
-        if loss_scale is not None:
-            # Undo the loss scaling of backward just before the update (not
-            # in place: the gradient may be a read-only broadcast view).
-            param.grad = param.grad / loss_scale
-            node._loss_scale = None
+                if target.grad is not None:
+                    # Undo the loss scaling of backward (not in place: the
+                    # gradient may be a read-only broadcast view).
+                    target.grad = target.grad / loss_scale
         for hook in self._pre_update_hooks.values():
-            hook(self, param)
-        self.update_core(param)
+            hook(self, target)
+        self.update_core(target)
         for hook in self._post_update_hooks.values():
-            hook(self, param)
+            hook(self, target)
+        if fp32 is not None:
+            if initialized:
+                param.array[...] = fp32.array.astype(param.dtype)
+            fp32.grad = None
 
     def update_core(self, param):
         """Updates ``param``; dispatches to the CPU or GPU version."""
-        if isinstance(param.array, numpy.ndarray):
+        arr = param.array
+        if isinstance(arr, numpy.ndarray) or (
+                arr is None and param.device.xp is numpy):
             self.update_core_cpu(param)
         else:
             self.update_core_gpu(param)
@@ -242,13 +265,17 @@ class UpdateRule:
             state[key] = param.device.send(value)
 
     def _state_keys(self):
-        # The state's keys, learnt by running init_state on a copy of this
-        # rule with a dummy parameter.
-        probe = copy.copy(self)
-        probe._state = {}
-        arr = numpy.zeros(1, dtype=numpy.float32)
-        probe.init_state(Variable(arr, grad=arr))
-        return list(probe._state)
+        # The state's keys, learnt as Chainer does: init_state run with a
+        # dummy parameter on a shallow copy that shares a new state dict
+        # with this rule (an init_state bound to this rule fills it too).
+        self._state = {}
+        try:
+            probe = copy.copy(self)
+            arr = numpy.zeros(1, dtype=numpy.float32)
+            probe.init_state(Variable(arr, grad=arr))
+            return list(self._state)
+        finally:
+            self._state = None
 
     def serialize(self, serializer):
         """Saves or loads ``t`` and the state arrays.
@@ -379,7 +406,13 @@ class Optimizer:
             self.call_hook(hook)
 
     def call_hook(self, hook):
-        hook(self)
+        """Calls ``hook(self)``, or ``hook(param.update_rule, param)`` for
+        each parameter when the hook says ``call_for_each_param``."""
+        if getattr(hook, 'call_for_each_param', False):
+            for param in self.target.params():
+                hook(param.update_rule, param)
+        else:
+            hook(self)
 
     def serialize(self, serializer):
         """Saves or loads ``t``, ``epoch`` and every update rule's state."""
@@ -488,12 +521,10 @@ class GradientMethod(Optimizer):
                     param.grad = xp.zeros_like(param.array)
 
     def call_hook(self, hook):
-        if getattr(hook, 'call_for_each_param', False):
-            for param in self.target.params():
-                if param.update_rule is not None:
-                    hook(param.update_rule, param)
-        else:
-            hook(self)
+        super().call_hook(hook)
+        # As Chainer: a hook that cleared gradients leaves zeros for the
+        # next one and for the update.
+        self.reallocate_cleared_grads()
 
     def update(self, lossfun=None, *args, **kwds):
         """Updates the parameters.

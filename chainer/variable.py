@@ -348,6 +348,17 @@ class Variable:
         gv = None if node is None else node._grad_var
         return None if gv is None else gv._data
 
+    @property
+    def _loss_scale(self):
+        # Chainer's private name: the loss scale backward left on this leaf,
+        # which the optimizer divides its gradient by (kept on the node).
+        node = self._node
+        return None if node is None else node._loss_scale
+
+    @_loss_scale.setter
+    def _loss_scale(self, value):
+        self.node._loss_scale = value
+
     # --- data -------------------------------------------------------------
 
     @property

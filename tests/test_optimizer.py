@@ -383,3 +383,114 @@ def test_loss_scaling_arguments(kwargs, message):
     opt = chainer.optimizers.SGD()
     with pytest.raises(ValueError, match=message):
         opt.loss_scaling(**kwargs)
+
+
+def test_update_rule_runs_hooks_and_update_core_for_every_parameter():
+    # As Chainer: an uninitialized parameter and one without a gradient go
+    # through the hooks and update_core too (on the parameter's device).
+    calls = []
+
+    class Rule(optimizer.UpdateRule):
+        def update_core_cpu(self, param):
+            calls.append(('cpu', param))
+
+        def update_core_gpu(self, param):
+            calls.append(('gpu', param))
+
+    rule = Rule()
+    rule.add_hook(lambda r, p: calls.append(('hook', p)), name='h')
+    uninit = chainer.Parameter()
+    nograd = chainer.Parameter(np.ones(2, np.float32))
+    rule.update(uninit)
+    rule.update(nograd)
+    assert calls == [('hook', uninit), ('cpu', uninit),
+                     ('hook', nograd), ('cpu', nograd)]
+    assert rule.t == 2 and rule.state == {}
+
+
+def test_hook_timing_other_than_pre_means_post():
+    calls = []
+
+    class Hook:
+        timing = 'whenever'
+
+        def __call__(self, rule, param):
+            calls.append(param.array.copy())
+
+    rule = optimizers.SGD(lr=1.).create_update_rule()
+    rule.add_hook(Hook(), name='h')
+    p = chainer.Parameter(np.array([1.], np.float32))
+    p.grad = np.array([0.5], np.float32)
+    rule.update(p)
+    assert calls == [0.5]
+
+
+def test_fp32_update_of_an_uninitialized_float16_parameter():
+    seen = []
+    rule = optimizer.UpdateRule()
+    rule.update_core = lambda param: seen.append(param)
+    rule.use_fp32_update()
+    init = chainer.initializers.Zero(np.float16)
+    p = chainer.Parameter(init)
+    rule.update(p)
+    assert len(seen) == 1 and seen[0] is not p
+    assert seen[0].dtype == np.float32 and seen[0].array is None
+    assert p.array is None and p.dtype == np.float16
+
+
+def test_loss_scale_set_on_the_parameter_is_divided_out():
+    p = chainer.Parameter(np.full(3, 2., np.float32))
+    p.grad = np.full(3, 20., np.float32)
+    p._loss_scale = 10
+    assert p._loss_scale == 10
+    optimizers.SGD(lr=1.).create_update_rule().update(p)
+    np.testing.assert_array_equal(p.array, 0.)
+    assert p._loss_scale is None
+
+
+def test_state_keys_come_from_an_init_state_bound_to_the_rule():
+    class Deserializer(chainer.serializer.Deserializer):
+        def __call__(self, key, value):
+            return {'t': 5, 'a': 1, 'b': np.arange(3.)}[key]
+
+    rule = optimizer.UpdateRule()
+
+    def init_state(param):
+        rule.state['a'] = 0
+        rule.state['b'] = np.zeros(3)
+
+    rule.init_state = init_state
+    rule.serialize(Deserializer())
+    assert rule.t == 5 and rule.state['a'] == 1
+    np.testing.assert_array_equal(rule.state['b'], [0, 1, 2])
+
+
+def test_hooks_per_param_and_reallocation_of_cleared_grads():
+    class Net(chainer.Link):
+        def __init__(self):
+            super().__init__()
+            with self.init_scope():
+                self.w = chainer.Parameter(np.ones(2, np.float32))
+
+    net = Net()
+    net.w.grad = np.ones(2, np.float32)
+    base = optimizer.Optimizer().setup(net)
+    seen = []
+
+    class PerParam:
+        call_for_each_param = True
+        name = 'per'
+
+        def __call__(self, rule, param):
+            seen.append((rule, param))
+
+    base.add_hook(PerParam())
+    base.call_hooks()
+    assert seen == [(None, net.w)]
+
+    opt = optimizers.SGD(lr=1.).setup(net)
+    grads = []
+    opt.add_hook(lambda o: net.w.cleargrad(), name='clear')
+    opt.add_hook(lambda o: grads.append(net.w.grad), name='look')
+    opt.update()
+    np.testing.assert_array_equal(grads[0], 0.)

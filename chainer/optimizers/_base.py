@@ -28,7 +28,9 @@ class ElementwiseRule(optimizer.UpdateRule):
             self.state[name] = param.xp.zeros_like(param.array)
 
     def update_core_cpu(self, param):
-        if param.grad is not None:
+        # update_core runs for every parameter; an uninitialized one has
+        # nothing to update (its gradient may not even be readable).
+        if param.array is not None and param.grad is not None:
             self._update(param, param.grad, self.hyperparam)
 
     update_core_gpu = update_core_cpu
