@@ -72,7 +72,8 @@ class PrefetchIterator(_statemachine.StatefulIterator, iterator.Iterator):
         """Saves or loads the state (SerialIterator's keys). Loading
         discards the prefetched batches."""
         state = _statemachine.serialize(self._state, serializer,
-                                        self.dataset, self.batch_size)
+                                        self.dataset, self.batch_size,
+                                        self.order_sampler)
         if isinstance(serializer, serializer_module.Deserializer):
             self._discard()
             self._state = self._ahead = state

@@ -9,9 +9,25 @@ import collections
 
 import numpy
 
+# ``sampler_state``: the state of the order sampler's own generator (a
+# ShuffleOrderSampler given a RandomState) right after it drew ``order``, so
+# that a resumed iterator draws the same orders as one never stopped.
 IteratorState = collections.namedtuple(
     'IteratorState', ('current_position', 'epoch', 'is_new_epoch', 'order',
-                      'previous_epoch_detail'))
+                      'previous_epoch_detail', 'sampler_state'),
+    defaults=(None,))
+
+
+def _random_state(order_sampler):
+    random = getattr(order_sampler, '_random', None)
+    if isinstance(random, numpy.random.RandomState):
+        return random
+    return None
+
+
+def _sampler_state(order_sampler):
+    random = _random_state(order_sampler)
+    return None if random is None else random.get_state()
 
 
 def epoch_size(state, dataset):
@@ -37,7 +53,8 @@ def initial_state(dataset, order_sampler):
         # the first order sets the epoch size, which may differ from the
         # dataset's (a sampler that repeats examples); later ones keep it
         order = numpy.array(order_sampler(numpy.arange(len(dataset)), 0))
-    return IteratorState(0, 0, False, order, -1.)
+    return IteratorState(0, 0, False, order, -1.,
+                         _sampler_state(order_sampler))
 
 
 def _take(order, start, stop):
@@ -62,11 +79,13 @@ def advance(state, dataset, batch_size, repeat, order_sampler):
     need = batch_size
     indices = []
     is_new_epoch = False
+    sampler_state = state.sampler_state
     while position + need >= size:  # the batch reaches the epoch's end
         indices += _take(order, position, size)
         need -= size - position
         if order is not None:
             order = _sample(order_sampler, order, position)
+            sampler_state = _sampler_state(order_sampler)
         epoch += 1
         is_new_epoch = True
         position = 0
@@ -75,11 +94,16 @@ def advance(state, dataset, batch_size, repeat, order_sampler):
             break
     indices += _take(order, position, position + need)
     return indices, IteratorState(position + need, epoch, is_new_epoch,
-                                  order, previous)
+                                  order, previous, sampler_state)
 
 
-def serialize(state, serializer, dataset, batch_size):
-    """Saves or loads ``state`` with Chainer's keys; returns the state."""
+def serialize(state, serializer, dataset, batch_size, order_sampler=None):
+    """Saves or loads ``state`` with Chainer's keys; returns the state.
+
+    The generator state of a ShuffleOrderSampler given a RandomState is
+    kept too, under ``order_sampler/`` (a snapshot without it, such as
+    Chainer's, loads and leaves the generator as it is).
+    """
     position = serializer('current_position', state.current_position)
     epoch = serializer('epoch', state.epoch)
     is_new_epoch = serializer('is_new_epoch', state.is_new_epoch)
@@ -98,8 +122,38 @@ def serialize(state, serializer, dataset, batch_size):
         previous = epoch + (position - batch_size) / size
         previous = max(previous, 0.) if epoch + position / size > 0 \
             else -1.
+    sampler_state = _serialize_random(
+        state.sampler_state, serializer, order_sampler)
     return IteratorState(int(position), int(epoch), bool(is_new_epoch),
-                         order, float(previous))
+                         order, float(previous), sampler_state)
+
+
+def _serialize_random(saved, serializer, order_sampler):
+    random = _random_state(order_sampler)
+    if random is None:
+        return None
+    from chainer import serializer as serializer_module
+    child = serializer['order_sampler']
+    if not isinstance(serializer, serializer_module.Deserializer):
+        if saved is None:
+            saved = random.get_state()
+        _, keys, pos, has_gauss, gauss = saved
+        child('keys', keys)
+        child('pos', pos)
+        child('has_gauss', has_gauss)
+        child('cached_gaussian', gauss)
+        return saved
+    try:
+        keys = child('keys', numpy.zeros(624, numpy.uint32))
+        pos = child('pos', 0)
+        has_gauss = child('has_gauss', 0)
+        gauss = child('cached_gaussian', 0.)
+    except KeyError:  # written without it (Chainer's own snapshots)
+        return saved
+    loaded = ('MT19937', numpy.asarray(keys, numpy.uint32), int(pos),
+              int(has_gauss), float(gauss))
+    random.set_state(loaded)
+    return loaded
 
 
 class StatefulIterator:

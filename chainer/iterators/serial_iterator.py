@@ -61,4 +61,5 @@ class SerialIterator(_statemachine.StatefulIterator, iterator.Iterator):
         ``current_position``, ``epoch``, ``is_new_epoch``, ``order``,
         ``previous_epoch_detail``)."""
         self._state = _statemachine.serialize(
-            self._state, serializer, self.dataset, self.batch_size)
+            self._state, serializer, self.dataset, self.batch_size,
+            self.order_sampler)
