@@ -149,6 +149,9 @@ class SpectralNormalization(link_hook.LinkHook):
         w = getattr(link, self.weight_name).array
         xp = backend.get_array_module(w)
         n = w.shape[self.axis]
+        if n == 0:
+            raise ValueError('Expect {}.shape[{}] > 0'.format(
+                self.weight_name, self.axis))
         if not hasattr(link, self.vector_name):
             u = xp.asarray(numpy.random.normal(size=(n,)), dtype=w.dtype)
             link.add_persistent(self.vector_name,
@@ -182,12 +185,17 @@ class SpectralNormalization(link_hook.LinkHook):
         u = getattr(link, self.vector_name)
         w_mat = self._as_matrix_array(weight.array)
         xp = backend.get_array_module(w_mat)
-        for _ in range(self.n_power_iteration):
-            v = _l2normalize(xp, w_mat.T.dot(u), self.eps)
-            u = _l2normalize(xp, w_mat.dot(v), self.eps)
-        self.v = v
-        if chainer.config.train:
-            getattr(link, self.vector_name)[...] = u
+        if chainer.config.in_recomputing:
+            # Recomputing a forward (F.forget): the vectors of the first
+            # pass, so that the output is the same.
+            v = self.v
+        else:
+            for _ in range(self.n_power_iteration):
+                v = _l2normalize(xp, w_mat.T.dot(u), self.eps)
+                u = _l2normalize(xp, w_mat.dot(v), self.eps)
+            self.v = v
+            if chainer.config.train:
+                getattr(link, self.vector_name)[...] = u
         # sigma = u^T W v, differentiable with respect to W (u, v fixed).
         w_var = weight
         if self.axis:

@@ -110,6 +110,25 @@ def test_spectral_normalization_errors():
             pass
 
 
+def test_spectral_normalization_in_recomputing_reuses_the_vectors():
+    link = L.Linear(5, 4)
+    hook = link_hooks.SpectralNormalization()
+    link.add_hook(hook)
+    x = numpy.ones((2, 5), numpy.float32)
+    y1 = link(x).array
+    u1, v1 = link.W_u.copy(), hook.v.copy()
+    with chainer.using_config('in_recomputing', True):
+        y2 = link(x).array
+    numpy.testing.assert_array_equal(link.W_u, u1)
+    numpy.testing.assert_array_equal(hook.v, v1)
+    numpy.testing.assert_array_equal(y1, y2)
+
+
+def test_spectral_normalization_rejects_an_empty_weight_axis():
+    with pytest.raises(ValueError, match=r'W\.shape\[0\] > 0'):
+        L.Linear(10, 0).add_hook(link_hooks.SpectralNormalization())
+
+
 def test_weight_standardization():
     link = L.Linear(3, 4)
     link.add_hook(link_hooks.WeightStandardization())
