@@ -168,6 +168,10 @@ def _repr(x):
         if len(x) == 1:
             return '({},)'.format(_repr(x[0]))
         return '({})'.format(', '.join(_repr(v) for v in x))
+    if isinstance(x, numpy.generic):
+        # written as NumPy 1 (and Chainer's messages) write it: 2, not
+        # np.int64(2)
+        return repr(x.item())
     return repr(x)
 
 
@@ -228,6 +232,9 @@ class Expr:
     """
 
     __slots__ = ('priority',)
+    # NumPy defers to the expression's own (reflected) operators, so that
+    # ``numpy.int64(2) == x.ndim`` builds an expression under NumPy 1 too.
+    __array_ufunc__ = None
 
     def __init__(self, priority):
         self.priority = priority
@@ -338,7 +345,7 @@ class Constant(Atom):
         self.value = value
 
     def __str__(self):
-        return repr(self.value)
+        return _repr(self.value)
 
     def eval(self):
         return self.value
