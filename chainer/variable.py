@@ -1019,6 +1019,21 @@ class Parameter(Variable):
         super().to_device(device)
         self._initial_device = device
 
+    @property
+    def device(self):
+        """The :class:`chainer.backend.Device` holding the data (a device
+        of a user's own Device class given to :meth:`to_device` is kept,
+        as Chainer keeps it)."""
+        device = self._initial_device
+        data = self._data
+        if data is None:
+            return device or backend._cpu_device
+        if device is not None and \
+                type(device).__module__.split('.')[0] != 'chainer' and \
+                isinstance(data, device.supported_array_types):
+            return device
+        return backend.get_device_from_array(data)
+
     def to_gpu(self, device=None):
         from chainer.backends import cuda
         cuda.check_cuda_available()
