@@ -18,6 +18,7 @@ that dies is noticed through its sentinel instead of being waited for.
 import collections
 import multiprocessing
 from multiprocessing import connection
+import pickle
 import signal
 import time
 import traceback
@@ -139,7 +140,7 @@ def _worker_main(conn, parent_end, dataset, buffer):
         try:
             reply = True, _fetch(dataset, buf, indices, offset, limit)
         except BaseException as e:  # SystemExit too: report, don't die
-            reply = False, (e, traceback.format_exc())
+            reply = False, (_sendable_error(e), traceback.format_exc())
         try:
             try:
                 conn.send((task_id,) + reply)
@@ -154,6 +155,21 @@ def _worker_main(conn, parent_end, dataset, buffer):
                 conn.send((task_id, False, (error, '' if ok else payload[1])))
         except Exception:
             return  # the main process is gone
+
+
+def _sendable_error(e):
+    """``e``, or, when the main process could not rebuild it from its
+    pickle (an exception class whose ``__init__`` wants other arguments
+    than its ``args``, say), a RuntimeError naming its type and message."""
+    try:
+        pickle.loads(pickle.dumps(e))
+        return e
+    except Exception:
+        kind = type(e)
+        return RuntimeError(
+            'MultiprocessIterator: the dataset raised {}.{}: {} (the '
+            'exception itself could not be sent from the worker)'.format(
+                kind.__module__, kind.__qualname__, e))
 
 
 class _RemoteTraceback(Exception):

@@ -19,6 +19,7 @@ import warnings
 import numpy
 import pytest
 
+import chainer
 from chainer import iterators, serializers
 from chainer.iterators import multiprocess_iterator as mp_module
 
@@ -449,7 +450,7 @@ def test_unpicklable_error_and_interruption(make):
 
     it = make(Failing(Odd('odd 3')), 2, shuffle=False, n_processes=1)
     it.next()
-    with pytest.raises(RuntimeError, match="could not send Odd"):
+    with pytest.raises(RuntimeError, match="raised .*Odd: odd 3"):
         it.next()
 
     class Slow(Arrays):
@@ -477,3 +478,31 @@ def test_batch_size_raised_midway(make):
         batch = it.next()
         check_big(batch)
     assert len(batch) == 3 and it._slot_size >= 3 * 2 ** 20
+
+
+class _TwoArgError(Exception):
+    # Pickles, but cannot be rebuilt from its args: cls('message') fails.
+    def __init__(self, index, why):
+        super().__init__('example {} is {}'.format(index, why))
+
+
+class _RaisesTwoArgError(chainer.dataset.DatasetMixin):
+    def __len__(self):
+        return 4
+
+    def get_example(self, i):
+        raise _TwoArgError(i, 'broken')
+
+
+def test_error_that_cannot_be_rebuilt_arrives_by_name_and_message():
+    it = iterators.MultiprocessIterator(
+        _RaisesTwoArgError(), 2, n_processes=1, shuffle=False)
+    try:
+        with pytest.raises(RuntimeError) as info:
+            it.next()
+    finally:
+        it.finalize()
+    message = str(info.value)
+    assert '_TwoArgError' in message
+    assert 'is broken' in message
+    assert 'in a worker process' in str(info.value.__cause__)
