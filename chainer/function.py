@@ -51,6 +51,10 @@ class FunctionAdapter(FunctionNode):
         return self._function.label
 
     @property
+    def _impl_name(self):
+        return type(self._function).__name__
+
+    @property
     def _has_type_check(self):
         f = self._function
         return type(f).check_type_forward is not \
@@ -157,8 +161,9 @@ class Function:
     def __call__(self, *inputs):
         node = FunctionAdapter(self)
         self._node = node
-        if self._local_function_hooks:
-            node._local_function_hooks = self._local_function_hooks
+        # The node shares the hook dict, so that a hook added to the
+        # Function after the call (as Chainer) sees its backward.
+        node._local_function_hooks = self.local_function_hooks
         ret = node.apply(inputs)
         if len(ret) == 1:
             return ret[0]

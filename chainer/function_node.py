@@ -152,6 +152,11 @@ class FunctionNode:
         return type(self).__name__
 
     @property
+    def _impl_name(self):
+        # Chainer's private name: the implementing class (TimerHook keys).
+        return type(self).__name__
+
+    @property
     def local_function_hooks(self):
         """Ordered dict of the hooks registered to this function alone."""
         if self._local_function_hooks is None:

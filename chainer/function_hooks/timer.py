@@ -16,11 +16,7 @@ _UNITS = (('sec', 1.0), ('ms', 1e-3), ('us', 1e-6), ('ns', 1e-9))
 def _impl_name(function):
     """The class name of a function node (of the legacy Function for an
     adapter)."""
-    name = getattr(function, '_impl_name', None)
-    if name is not None:
-        return name
-    inner = getattr(function, '_function', None)
-    return type(inner if inner is not None else function).__name__
+    return function._impl_name
 
 
 def _choose_unit(seconds):

@@ -133,3 +133,37 @@ def test_cupy_memory_profile_hook():
     buf = io.StringIO()
     hook.print_report(file=buf)
     assert 'Exp' in buf.getvalue()
+
+
+def test_hook_added_to_a_legacy_function_after_the_call_sees_backward():
+    class Ident(chainer.Function):
+        def forward(self, inputs):
+            return inputs[0],
+
+        def backward(self, inputs, grads):
+            return grads[0],
+
+    f = Ident()
+    y = f(chainer.Variable(numpy.ones(2, numpy.float32)))
+    out = io.StringIO()
+    f.add_hook(function_hooks.PrintHook(file=out))
+    y.grad = numpy.ones(2, numpy.float32)
+    y.backward()
+    assert out.getvalue().startswith('function\tIdent\ninput data\n')
+    assert 'output gradient' in out.getvalue()
+
+
+def test_impl_name_is_the_implementing_class():
+    from chainer.functions.math.exponential import Exp
+    assert Exp()._impl_name == 'Exp'
+
+    class Legacy(chainer.Function):
+        def forward(self, inputs):
+            return inputs[0],
+
+    assert Legacy().node._impl_name == 'Legacy'
+    hook = function_hooks.TimerHook()
+    f = Exp()
+    f.add_hook(hook)
+    f.apply((chainer.Variable(numpy.ones(2, numpy.float32)),))
+    assert [name for name, _ in hook.call_history] == ['Exp']
