@@ -53,10 +53,9 @@ class Orthogonal(Initializer):
         if array.ndim == 0:
             array[...] = self.scale if float(rng.normal()) >= 0 else -self.scale
             return
-        if array.ndim == 1:
-            n_out, n_in = 1, shape[0]
-        else:
-            n_out, n_in = shape[0], array.size // shape[0]
+        # As Chainer: the first axis is the output, the rest the input (a
+        # vector is one column: a 1-dim input).
+        n_out, n_in = shape[0], array.size // shape[0]
         self._check_mode(shape, n_in, n_out)
         a = xp.asarray(rng.normal(size=(n_out, n_in)))
         transpose = n_out < n_in

@@ -57,3 +57,14 @@ def test_empty_and_rng():
     I.Orthogonal(rng=numpy.random.RandomState(1))(a)
     I.Orthogonal(rng=numpy.random.RandomState(1))(b)
     numpy.testing.assert_array_equal(a, b)
+
+
+def test_vector_is_one_column():
+    # as Chainer: shape (3,) is a 1-dim input and a 3-dim output
+    a = numpy.empty(3, numpy.float32)
+    with pytest.raises(ValueError, match='1-dim input and 3-dim output'):
+        I.Orthogonal(mode='projection')(a)
+    with pytest.raises(ValueError, match='orthogonal basis'):
+        I.Orthogonal(mode='basis')(a)
+    I.Orthogonal(mode='embedding', scale=2.)(a)
+    numpy.testing.assert_allclose(numpy.linalg.norm(a), 2., rtol=1e-6)
