@@ -79,6 +79,7 @@ def _run(roots, retain_grad, loss_scale, retain_graph, needed=None,
     seen = set()
     counter = itertools.count()
     store = _local_store
+    debug = store.debug
     for node, g in roots:
         func = node._creator_node
         _add_to(grads if func is not None else leaves, node, g)
@@ -175,11 +176,11 @@ def _run(roots, retain_grad, loss_scale, retain_graph, needed=None,
                             'or {}, one per target index)'.format(
                                 func.label, n, len(inputs), len(target)))
                     gxs = [gxs[i] for i in target]
-            if store.debug and \
+            if debug and \
                     not type(func).__module__.startswith('chainer.'):
                 _check_user_grads(func, target, gxs)
         except Exception as e:
-            if store.debug and getattr(func, 'stack', None):
+            if debug and getattr(func, 'stack', None):
                 _add_stack(e, func.stack)
             raise
 
@@ -188,7 +189,7 @@ def _run(roots, retain_grad, loss_scale, retain_graph, needed=None,
                 hook.backward_postprocess(func, in_data, out_grad)
         if not retain_graph:
             func._release()
-        if store.debug:
+        if debug:
             func._check_nan(gxs, 'backward')
 
         for i, gx in zip(target, gxs):

@@ -25,6 +25,7 @@ _ndarray = numpy.ndarray
 _generic = numpy.generic
 _asarray = numpy.asarray
 _weakref = weakref.ref
+_object_new = object.__new__
 _RELEASED = object()  # retained arrays dropped by backward(retain_graph=False)
 
 
@@ -281,10 +282,21 @@ class FunctionNode:
         if debug:
             self.stack = traceback.extract_stack()
         rank += 1
-        if len(outputs) == 1:
+        if len(outputs) == 1 and outputs[0] is not None:
+            # (_new_variable and _new_node inlined: the hot path)
             y = outputs[0]
-            v = _new_variable(y, requires_grad)
-            node = v._node = _new_node(y, requires_grad, self, rank, v)
+            v = _object_new(Variable)
+            v._data = y
+            v._requires_grad = requires_grad
+            v._name = None
+            node = v._node = _object_new(VariableNode)
+            node._variable = _weakref(v)
+            node._creator_node = self
+            node._rank = rank
+            node.dtype = y.dtype
+            node.shape = y.shape
+            node.name = node.data = node._grad_var = node._loss_scale = None
+            node.requires_grad = requires_grad
             self.outputs = (_weakref(node),)
             ret = (v,)
         else:
