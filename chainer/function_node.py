@@ -227,8 +227,9 @@ class FunctionNode:
             elif type(x) is _ndarray or isinstance(x, _array_types()):
                 if record:
                     nodes.append(_new_node(x, False, None, 0))
-            elif x is None and \
-                    not type(self).__module__.startswith('chainer.'):
+            elif x is None and not type(getattr(
+                    self, '_function', self)).__module__.startswith(
+                        'chainer.'):
                 # A missing input of a user's function, as Chainer allows:
                 # its forward sees None.  (chainer-ng's own functions
                 # refuse it with a clear error.)

@@ -337,3 +337,24 @@ def test_zerograd_before_initialize_gives_zeros():
     q = chainer.Parameter()
     q.initialize((2,))
     assert numpy.isnan(q.grad).all()
+
+
+class _LegacyTakesNone(chainer.Function):
+    def forward(self, inputs):
+        a, b, c = inputs
+        assert a is None and c is None
+        self.retain_inputs((1, 2))
+        return b * 3,
+
+    def backward(self, inputs, grad_outputs):
+        a, b, c = inputs
+        assert a is None and c is None
+        return None, 3 * grad_outputs[0], None
+
+
+def test_legacy_function_gets_none_inputs():
+    x = Variable(_arr(2, 3))
+    y = _LegacyTakesNone()(None, x, None)
+    y.grad = _arr(1, 2)
+    y.backward()
+    numpy.testing.assert_array_equal(x.grad, _arr(3, 6))
