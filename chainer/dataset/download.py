@@ -120,11 +120,22 @@ def cached_download(url, *, sha256=None):
     return cache_path
 
 
+_URLRETRIEVE = urllib.request.urlretrieve
+
+
 def _download(url, path):
     # urlretrieve, looked up at each call as Chainer does, so that a test
-    # (or a proxy setup) that patches it is honoured; it raises
-    # ContentTooShortError on a truncated transfer
-    urllib.request.urlretrieve(url, path)
+    # (or a proxy setup) that patches it is honoured, under either of its
+    # names: urllib.request's or six.moves' (the one Chainer called); it
+    # raises ContentTooShortError on a truncated transfer
+    retrieve = urllib.request.urlretrieve
+    if retrieve is _URLRETRIEVE:
+        try:
+            import six
+            retrieve = six.moves.urllib.request.urlretrieve
+        except (ImportError, AttributeError):
+            pass
+    retrieve(url, path)
 
 
 def cache_or_load_file(path, creator, loader):

@@ -204,3 +204,21 @@ def test_cache_or_load_file_needs_a_root_folder(tmp_path):
     # a file that exists is loaded without the lock
     assert download.cache_or_load_file(
         str(tmp_path / 'a_file'), None, lambda p: 'loaded') == 'loaded'
+
+
+def test_cached_download_honours_a_patch_of_six_moves(root, monkeypatch):
+    # Chainer called six.moves.urllib.request.urlretrieve; code patching
+    # that name still reaches the transfer.
+    six = pytest.importorskip('six')
+    calls = []
+
+    def fake(url, path):
+        calls.append(url)
+        with open(path, 'w') as f:
+            f.write('six')
+
+    monkeypatch.setattr(six.moves.urllib.request, 'urlretrieve', fake)
+    path = download.cached_download('https://example.com/six')
+    assert calls == ['https://example.com/six']
+    with open(path) as f:
+        assert f.read() == 'six'
