@@ -3,7 +3,9 @@
     python benchmarks/run.py [case ...] [--repeat 7]
 
 Cases (../shared/ANCHORS.md): poly, chain100, mlp, deep; and lenet, a
-LeNet-style CNN training step (PyTorch only, no NumPy column).  Each case runs
+LeNet-style CNN training step, resblock (a ResNet basic block), lstm (a
+2-layer LSTM language model, bptt 35) and deconv (a DCGAN-style transposed
+convolution), against PyTorch only (no NumPy column).  Each case runs
 forward and backward; the median of the repeats is reported, with the
 ratios chainer-ng / PyTorch and chainer-ng / NumPy.  Ratios from one run on
 one machine are what to compare (the machine is noisy).  PyTorch is
@@ -297,12 +299,182 @@ def lenet_torch():
     return step
 
 
+# --- resblock: a ResNet basic block --------------------------------------------
+# two 3x3 convolutions 64->64 on 32x32, batch 32, batch normalization
+# (training mode), ReLU, the residual add; forward and backward.
+
+def _resblock_data():
+    rng = numpy.random.RandomState(0)
+    x = rng.standard_normal((32, 64, 32, 32)).astype(numpy.float32)
+    ws = [(rng.standard_normal((64, 64, 3, 3)) * 0.05).astype(numpy.float32)
+          for _ in range(2)]
+    return x, ws
+
+
+def resblock_chainer():
+    x, ws = _resblock_data()
+    W1, W2 = [chainer.Parameter(w) for w in ws]
+    g1, g2 = [chainer.Parameter(numpy.ones(64, numpy.float32))
+              for _ in range(2)]
+    b1, b2 = [chainer.Parameter(numpy.zeros(64, numpy.float32))
+              for _ in range(2)]
+    params = [W1, W2, g1, g2, b1, b2]
+    x = chainer.Variable(x)
+
+    def step():
+        for p in params:
+            p.cleargrad()
+        h = F.relu(F.batch_normalization(
+            F.convolution_2d(x, W1, pad=1), g1, b1))
+        h = F.batch_normalization(F.convolution_2d(h, W2, pad=1), g2, b2)
+        F.sum(F.relu(h + x)).backward()
+    return step
+
+
+def resblock_torch():
+    x, ws = _resblock_data()
+    x = torch.tensor(x)
+    W1, W2 = [torch.tensor(w, requires_grad=True) for w in ws]
+    g1, g2 = [torch.ones(64, requires_grad=True) for _ in range(2)]
+    b1, b2 = [torch.zeros(64, requires_grad=True) for _ in range(2)]
+    params = [W1, W2, g1, g2, b1, b2]
+    fn = torch.nn.functional
+
+    def step():
+        for p in params:
+            p.grad = None
+        h = torch.relu(fn.batch_norm(fn.conv2d(x, W1, padding=1), None, None,
+                                     g1, b1, training=True))
+        h = fn.batch_norm(fn.conv2d(h, W2, padding=1), None, None, g2, b2,
+                          training=True)
+        torch.relu(h + x).sum().backward()
+    return step
+
+
+# --- lstm: an LSTM language model -----------------------------------------------
+# embed, 2 LSTM layers of 200 units stepped 35 times (bptt), batch 20,
+# vocabulary 10,000, softmax cross entropy at each step; forward, backward.
+
+def _lstm_data():
+    rng = numpy.random.RandomState(0)
+    V, H, B, T = 10000, 200, 20, 35
+
+    def w(*shape):
+        return (rng.standard_normal(shape) * 0.05).astype(numpy.float32)
+    tokens = rng.randint(0, V, (T + 1, B)).astype(numpy.int32)
+    return dict(E=w(V, H), Wx=[w(4 * H, H) for _ in range(2)],
+                Wh=[w(4 * H, H) for _ in range(2)],
+                b=[numpy.zeros(4 * H, numpy.float32) for _ in range(2)],
+                Wo=w(V, H), bo=numpy.zeros(V, numpy.float32),
+                tokens=tokens, B=B, H=H, T=T)
+
+
+def lstm_chainer():
+    d = _lstm_data()
+    E = chainer.Parameter(d['E'])
+    Wx = [chainer.Parameter(w) for w in d['Wx']]
+    Wh = [chainer.Parameter(w) for w in d['Wh']]
+    b = [chainer.Parameter(v) for v in d['b']]
+    Wo, bo = chainer.Parameter(d['Wo']), chainer.Parameter(d['bo'])
+    params = [E, Wo, bo] + Wx + Wh + b
+    tokens, B, H, T = d['tokens'], d['B'], d['H'], d['T']
+
+    def step():
+        for p in params:
+            p.cleargrad()
+        hs = [numpy.zeros((B, H), numpy.float32)] * 2
+        cs = [numpy.zeros((B, H), numpy.float32)] * 2
+        loss = 0
+        for t in range(T):
+            h = F.embed_id(tokens[t], E)
+            for i in range(2):
+                gates = F.linear(h, Wx[i], b[i]) + F.linear(hs[i], Wh[i])
+                cs[i], hs[i] = F.lstm(cs[i], gates)
+                h = hs[i]
+            loss += F.softmax_cross_entropy(F.linear(h, Wo, bo),
+                                            tokens[t + 1])
+        loss.backward()
+    return step
+
+
+def lstm_torch():
+    d = _lstm_data()
+
+    def t(a):
+        return torch.tensor(a, requires_grad=True)
+    E, Wo, bo = t(d['E']), t(d['Wo']), t(d['bo'])
+    Wx, Wh, b = ([t(w) for w in d['Wx']], [t(w) for w in d['Wh']],
+                 [t(v) for v in d['b']])
+    params = [E, Wo, bo] + Wx + Wh + b
+    tokens = torch.tensor(d['tokens'].astype(numpy.int64))
+    B, H, T = d['B'], d['H'], d['T']
+    fn = torch.nn.functional
+
+    def step():
+        for p in params:
+            p.grad = None
+        hs = [torch.zeros(B, H)] * 2
+        cs = [torch.zeros(B, H)] * 2
+        loss = 0
+        for s in range(T):
+            h = fn.embedding(tokens[s], E)
+            for i in range(2):
+                # the gate order of Chainer's F.lstm differs; the work not
+                gates = fn.linear(h, Wx[i], b[i]) + fn.linear(hs[i], Wh[i])
+                a, ig, fg, o = gates.chunk(4, 1)
+                cs[i] = torch.tanh(a) * torch.sigmoid(ig) + \
+                    torch.sigmoid(fg) * cs[i]
+                hs[i] = torch.sigmoid(o) * torch.tanh(cs[i])
+                h = hs[i]
+            loss = loss + fn.cross_entropy(fn.linear(h, Wo, bo),
+                                           tokens[s + 1])
+        loss.backward()
+    return step
+
+
+# --- deconv: a DCGAN-style transposed convolution -------------------------------
+# 4x4, stride 2, pad 1, 256 -> 128 channels, 16x16 -> 32x32, batch 16.
+
+def _deconv_data():
+    rng = numpy.random.RandomState(0)
+    x = rng.standard_normal((16, 256, 16, 16)).astype(numpy.float32)
+    W = (rng.standard_normal((256, 128, 4, 4)) * 0.02).astype(numpy.float32)
+    return x, W
+
+
+def deconv_chainer():
+    x, W = _deconv_data()
+    x = chainer.Variable(x)
+    W = chainer.Parameter(W)
+
+    def step():
+        x.cleargrad()
+        W.cleargrad()
+        F.sum(F.deconvolution_2d(x, W, stride=2, pad=1)).backward()
+    return step
+
+
+def deconv_torch():
+    x, W = _deconv_data()
+    x = torch.tensor(x, requires_grad=True)
+    W = torch.tensor(W, requires_grad=True)
+
+    def step():
+        x.grad = W.grad = None
+        torch.nn.functional.conv_transpose2d(
+            x, W, stride=2, padding=1).sum().backward()
+    return step
+
+
 CASES = {
     'poly': (poly_chainer, poly_torch, poly_numpy, 2000),
     'chain100': (chain100_chainer, chain100_torch, chain100_numpy, 50),
     'mlp': (mlp_chainer, mlp_torch, mlp_numpy, 5),
     'deep': (deep_chainer, deep_torch, deep_numpy, 20),
     'lenet': (lenet_chainer, lenet_torch, None, 3),
+    'resblock': (resblock_chainer, resblock_torch, None, 1),
+    'lstm': (lstm_chainer, lstm_torch, None, 1),
+    'deconv': (deconv_chainer, deconv_torch, None, 1),
 }
 
 
