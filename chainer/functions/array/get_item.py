@@ -15,10 +15,10 @@ from chainer.variable import Variable
 def _normalize_slices(slices):
     """Makes the index one NumPy and CuPy understand the same way."""
     if isinstance(slices, list):
-        # A list of lists/arrays is a tuple index (as Chainer does); a flat
-        # list is one integer (or boolean) array.
-        if any(isinstance(s, (list, numpy.ndarray)) or
-               backend.is_gpu_array(s) for s in slices):
+        # A list of lists/arrays, or holding anything but numbers (a slice,
+        # None, Ellipsis), is a tuple index (as Chainer does); a flat list
+        # of numbers is one integer (or boolean) array.
+        if _is_tuple_like(slices):
             slices = tuple(slices)
         else:
             return numpy.asarray(slices) if slices else \
@@ -33,11 +33,14 @@ def _as_tuple(slices):
     tuple, lists kept as given."""
     if isinstance(slices, tuple):
         return slices
-    if isinstance(slices, list) and any(
-            isinstance(s, (list, numpy.ndarray)) or backend.is_gpu_array(s)
-            for s in slices):
+    if isinstance(slices, list) and _is_tuple_like(slices):
         return tuple(slices)
     return slices,
+
+
+def _is_tuple_like(items):
+    return any(isinstance(s, (list, numpy.ndarray, slice)) or s is None or
+               s is Ellipsis or backend.is_gpu_array(s) for s in items)
 
 
 def _one(s):

@@ -4,6 +4,7 @@ import numpy
 
 from chainer import backend
 from chainer.function_node import FunctionNode
+from chainer.functions._errors import invalid_type
 from chainer.functions.array.get_item import _as_tuple
 from chainer.functions.array.get_item import _normalize_slices, _to_xp
 
@@ -14,9 +15,18 @@ class ScatterAdd(FunctionNode):
     def __init__(self, slices):
         self.slices = _as_tuple(slices)
         self._index = _normalize_slices(slices)
+        if sum(1 for s in self.slices if s is Ellipsis) > 1:
+            raise ValueError('scatter_add: only one Ellipsis is allowed in '
+                             'slices, got {!r}'.format(slices))
 
     def forward(self, inputs):
         a, b = inputs
+        n_index = sum(1 for s in self.slices
+                      if s is not None and s is not Ellipsis)
+        if n_index > a.ndim:
+            raise invalid_type(
+                self, 'in_types[0].ndim >= {}'.format(n_index),
+                '{} < {}'.format(a.ndim, n_index))
         xp = backend.get_array_module(a)
         slices = _to_xp(self._index, xp)
         if a[slices].shape != b.shape:

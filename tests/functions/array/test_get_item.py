@@ -54,3 +54,16 @@ def test_get_item_errors():
     with pytest.raises(IndexError, match='^too many indices for array: '
                        'array is 2-dimensional, but 3 were indexed$'):
         F.get_item(x, (0, 0, 0))
+
+
+@pytest.mark.parametrize('index,shape,total', [
+    ([slice(0, 2, 2)], (1, 3, 4), 66.),
+    ([slice(None), None], (2, 1, 3, 4), 276.),
+    ([Ellipsis, 1], (2, 3), 66.),
+    ([0, 1], (2, 3, 4), 276.),  # numbers only: one integer array
+])
+def test_list_holding_non_numbers_is_a_tuple_index(index, shape, total):
+    x = numpy.arange(24, dtype=numpy.float32).reshape(2, 3, 4)
+    y = F.get_item(x, index)
+    assert y.shape == shape
+    assert float(y.array.sum()) == total

@@ -43,3 +43,16 @@ def test_scatter_add_errors():
         F.scatter_add(a, 0, numpy.ones(1, numpy.float32))
     with pytest.raises(IndexError):
         F.scatter_add(a, 5, numpy.ones(3, numpy.float32))
+
+
+def test_scatter_add_refuses_two_ellipses():
+    a = numpy.zeros((4, 3, 2))
+    with pytest.raises(ValueError, match='only one Ellipsis'):
+        F.scatter_add(a, (Ellipsis, Ellipsis), numpy.zeros((2, 2)))
+
+
+def test_scatter_add_refuses_more_indices_than_axes():
+    from chainer.utils import type_check
+    a = numpy.zeros((4, 3, 2))
+    with pytest.raises(type_check.InvalidType, match='ndim >= 4'):
+        F.scatter_add(a, (0, 0, 0, 0), numpy.zeros(()))
