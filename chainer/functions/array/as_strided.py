@@ -16,10 +16,19 @@ def _pointer(a):
     return a.ctypes.data if isinstance(a, numpy.ndarray) else a.data.ptr
 
 
+def _owner(x):
+    """The array that owns x's memory (following views, and the objects
+    that ``as_strided`` views hang on)."""
+    base = x
+    while getattr(base, 'base', None) is not None:
+        base = base.base
+    return base
+
+
 def _storage(x):
     """(flat storage, the storage index of each element of x)."""
     xp = backend.get_array_module(x)
-    base = x.base
+    base = _owner(x) if x.base is not None else None
     item = x.itemsize
     if base is not None and hasattr(base, 'dtype') and \
             base.dtype == x.dtype and base.flags.c_contiguous:
@@ -58,10 +67,26 @@ def _gather(x, shape, strides, storage_offset):
 
 
 def _stride_array(x, shape, strides, storage_offset):
-    """The elements of x's storage at ``storage_offset + sum(i * stride)``
-    as an array of ``shape`` (strides and offset in elements): Chainer's
-    name for the forward computation of :func:`as_strided`."""
-    return _gather(x, tuple(shape), tuple(strides), storage_offset)[0]
+    """A view of x's storage with the element ``storage_offset + sum(i *
+    stride)`` at each index of ``shape`` (strides and offset in elements),
+    as Chainer's private helper of that name makes it: a view sharing the
+    memory (checked to lie inside the storage)."""
+    xp = backend.get_array_module(x)
+    shape, strides = tuple(shape), tuple(strides)
+    storage, in_index = _storage(x)
+    if storage_offset is None:
+        storage_offset = int(in_index.ravel()[0]) if x.size else 0
+    index = _index(xp, shape, strides, storage_offset)
+    if index.size and (int(index.max()) >= storage.size or
+                       int(index.min()) < 0):
+        raise ValueError('Out of buffer: the view leaves the storage')
+    item = storage.itemsize
+    if xp is numpy:
+        from numpy.lib.stride_tricks import as_strided
+    else:
+        from cupy.lib.stride_tricks import as_strided
+    return as_strided(storage[storage_offset:], shape,
+                      tuple(s * item for s in strides))
 
 
 class AsStrided(FunctionNode):
@@ -88,9 +113,20 @@ class AsStrided(FunctionNode):
     def backward(self, indexes, grad_outputs):
         from chainer.functions.array.get_item import GetItemGrad, get_item
         gy, = grad_outputs
+        if gy.dtype.kind != 'f':
+            raise TypeError(
+                'as_strided: only floating point arrays can be '
+                'differentiated, got {}'.format(gy.dtype))
         g = GetItemGrad(self._out_index, (self._n,), gy.dtype).apply(
             (gy,))[0]
-        return get_item(g, self._in_index),
+        gx = get_item(g, self._in_index)
+        xp = backend.get_array_module(gy)
+        counts = xp.bincount(self._in_index.ravel(), minlength=self._n)
+        if self._in_index.size and int(counts.max()) > 1:
+            # Elements of x that share their memory share its gradient
+            # equally, as in Chainer.
+            gx = gx / counts[self._in_index].astype(gy.dtype)
+        return gx,
 
 
 def as_strided(x, shape, strides, storage_offset=None):
