@@ -5,6 +5,9 @@ from chainer.functions._errors import invalid_type
 
 
 def _flip(x, axis):
+    # Chainer's private helper: a negative axis counts from the end.
+    if axis < 0:
+        axis += x.ndim
     return x[(slice(None),) * axis + (slice(None, None, -1),)]
 
 

@@ -41,11 +41,15 @@ class Pad(FunctionNode):
             raise ValueError("index can't contain negative values")
         self._width = [tuple(int(v) for v in w) for w in width]
         self._in_shape = x.shape
+        if x.ndim == 0:  # nothing to pad (numpy.pad returns the value)
+            return x.copy(),
         xp = backend.get_array_module(x)
         return xp.pad(x, self._width, mode=self.mode, **self.keywords),
 
     def backward(self, indexes, grad_outputs):
         gy, = grad_outputs
+        if not self._in_shape:
+            return gy,
         if self.mode == 'constant':
             from chainer.functions.array.get_item import get_item
             return get_item(gy, tuple(

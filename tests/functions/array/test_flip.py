@@ -25,3 +25,10 @@ def test_flip_errors():
         F.flip(x, (0, 1))
     with pytest.raises(InvalidType):
         F.flip(numpy.zeros((), numpy.float32), 0)
+
+
+@pytest.mark.parametrize('axis', [-3, -2, -1, 0, 1, 2])
+def test_private_flip_helper_takes_negative_axes(axis):
+    from chainer.functions.array.flip import _flip
+    x = numpy.arange(24, dtype=numpy.float32).reshape(2, 3, 4)
+    numpy.testing.assert_array_equal(_flip(x, axis), numpy.flip(x, axis))

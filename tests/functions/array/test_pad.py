@@ -16,10 +16,12 @@ from op_harness import check_op
     ((2, 3), ((1, 0), (2, 1)), 'symmetric', {}),
     ((2, 3), 1, 'wrap', {}),
     ((0, 2), 1, 'constant', {}),
+    ((), 1, 'constant', {}),  # a 0-d array has nothing to pad
+    ((), 2, 'edge', {}),
 ])
 def test_pad(shape, width, mode, kw):
     check_op(lambda x: F.pad(x, width, mode, **kw),
-             lambda rng, dt: (rng.randn(*shape).astype(dt),),
+             lambda rng, dt: (numpy.asarray(rng.randn(*shape)).astype(dt),),
              lambda x: numpy.pad(x, width, mode, **kw))
 
 
