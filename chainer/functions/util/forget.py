@@ -7,12 +7,25 @@ from chainer.function_node import FunctionNode
 from chainer.variable import Variable
 
 
+def _ordinal(n):
+    if 10 <= n % 100 <= 20:
+        suffix = 'th'
+    else:
+        suffix = {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')
+    return '{}{}'.format(n, suffix)
+
+
 def _to_tuple(outs):
     if isinstance(outs, Variable):
-        return (outs,), False
-    if isinstance(outs, tuple) and all(isinstance(y, Variable)
-                                       for y in outs):
-        return outs, True
+        return (outs,)
+    if isinstance(outs, tuple):
+        for i, y in enumerate(outs):
+            if not isinstance(y, Variable):
+                raise RuntimeError(
+                    'forget: the {} element of the tuple the function '
+                    'returned is not a Variable but {}'.format(
+                        _ordinal(i + 1), type(y)))
+        return outs
     raise RuntimeError('A tuple of Variables or a Variable are expected, '
                        'but {} is returned.'.format(type(outs)))
 
@@ -27,27 +40,31 @@ class Forget(FunctionNode):
 
     def forward(self, inputs):
         self.retain_inputs(tuple(range(len(inputs))))
-        with chainer.no_backprop_mode():
+        with chainer.no_backprop_mode(), \
+                chainer.using_config('_will_recompute', True):
             xs = [Variable(x) for x in inputs]
-            outs, self._is_tuple = _to_tuple(self.func(*xs))
+            outs = _to_tuple(self.func(*xs))
         return tuple(y.array for y in outs)
 
     def backward(self, indexes, grad_outputs):
-        # The retained inputs are Variables on this node's input nodes, so
-        # the recomputed graph (and with it the gradient, when backward
-        # records a graph) hangs from the real inputs: double backprop works.
-        xs = self.get_retained_inputs()
-        with chainer.force_backprop_mode():
-            outs, _ = _to_tuple(self.func(*xs))
+        if chainer.config.enable_backprop:
+            raise RuntimeError(
+                'double backpropagation in functions.forget is not allowed.')
+        # Run func again, on new leaf Variables, recording its graph, and
+        # backpropagate through it to every leaf: the inputs' stand-ins,
+        # and also the parameters func uses (a link's W gets its gradient).
+        # in_recomputing tells links not to count this run (a batch
+        # normalization's statistics were updated by the first one).
+        inputs = self.get_retained_inputs()
+        xs = tuple([Variable(x.array) for x in inputs])
+        with chainer.force_backprop_mode(), \
+                chainer.using_config('in_recomputing', True):
+            outs = _to_tuple(self.func(*xs))
         pairs = [(y, gy) for y, gy in zip(outs, grad_outputs)
                  if gy is not None]
-        targets = [xs[i] for i in indexes]
-        if not pairs:
-            return (None,) * len(indexes)
-        gxs = chainer.grad(
-            [y for y, _ in pairs], targets, [gy for _, gy in pairs],
-            enable_double_backprop=chainer.config.enable_backprop)
-        return tuple(gxs)
+        if pairs:
+            chainer.backward([y for y, _ in pairs], [gy for _, gy in pairs])
+        return tuple([xs[i].grad_var for i in indexes])
 
 
 def forget(func, *xs):
@@ -56,7 +73,9 @@ def forget(func, *xs):
     In forward, ``func(*xs)`` runs without recording its computational
     graph, so its intermediate arrays are freed at once; only the inputs
     are kept. In backward it runs again, this time recording the graph,
-    and the gradient flows through that. This saves memory at the cost of
+    and the gradient flows through that (to the inputs, and to the
+    parameters ``func`` uses, such as a link's). Double backpropagation
+    through it is not supported (RuntimeError), as in Chainer. This saves memory at the cost of
     computing ``func`` twice. ``func`` must be made of differentiable
     functions and give the same result both times (so no random draws,
     and no ``chainer.config.train``-dependent behaviour that changes in
@@ -70,7 +89,9 @@ def forget(func, *xs):
 
     Returns:
         ~chainer.Variable or tuple: What ``func`` returns, as Variables
-        created by a :class:`Forget` node.
+        created by a :class:`Forget` node (a one-element tuple gives its
+        Variable alone).
+
 
     >>> import numpy as np
     >>> import chainer
@@ -87,8 +108,7 @@ def forget(func, *xs):
             raise TypeError(
                 'forget: each input must be a Variable or an ndarray, but '
                 'got {}'.format(type(x)))
-    func_node = Forget(func)
-    ys = func_node.apply(xs)
-    if func_node._is_tuple:
-        return ys
-    return ys[0]
+    ys = Forget(func).apply(xs)
+    if len(ys) == 1:
+        return ys[0]
+    return ys

@@ -171,10 +171,17 @@ class BatchNormalization(link.Link):
         finetune = _forward_kwargs(kwargs)
         gamma, beta = self._gamma_beta(x)
         if configuration.config.train:
+            decay = self._decay(finetune)
+            avg_mean, avg_var = self.avg_mean, self.avg_var
+            if configuration.config.in_recomputing:
+                # A forward run again (F.forget's backward): the running
+                # statistics were updated the first time.
+                if finetune:
+                    self.N -= 1
+                avg_mean = avg_var = None
             return F.batch_normalization(
-                x, gamma, beta, eps=self.eps, running_mean=self.avg_mean,
-                running_var=self.avg_var, decay=self._decay(finetune),
-                axis=self.axis)
+                x, gamma, beta, eps=self.eps, running_mean=avg_mean,
+                running_var=avg_var, decay=decay, axis=self.axis)
         return F.fixed_batch_normalization(
             x, gamma, beta, self.avg_mean, self.avg_var, self.eps,
             axis=self.axis)

@@ -49,9 +49,23 @@ class BatchRenormalization(BatchNormalization):
         statistics (test)."""
         gamma, beta = self._gamma_beta(x)
         if configuration.config.train:
+            decay = self._decay(finetune)
+            avg_mean, avg_var = self.avg_mean, self.avg_var
+            update = True
+            config = configuration.config
+            if config.in_recomputing:
+                # A forward run again (F.forget's backward): the running
+                # statistics were updated the first time, so r and d come
+                # from those the first run saw.
+                if finetune:
+                    self.N -= 1
+                avg_mean, avg_var = self._prev_avg_mean, self._prev_avg_var
+                update = False
+            elif config._will_recompute:
+                self._prev_avg_mean = avg_mean.copy()
+                self._prev_avg_var = avg_var.copy()
             return F.batch_renormalization(
                 x, gamma, beta, self.rmax, self.dmax, self.eps,
-                self.avg_mean, self.avg_var, self._decay(finetune),
-                update_statistics=True)
+                avg_mean, avg_var, decay, update_statistics=update)
         return F.fixed_batch_normalization(
             x, gamma, beta, self.avg_mean, self.avg_var, self.eps)

@@ -60,10 +60,17 @@ class DecorrelatedBatchNormalization(link.Link):
                 decay = 1. - 1. / self.N
             else:
                 decay = self.decay
+            avg_mean, avg_projection = self.avg_mean, self.avg_projection
+            if configuration.config.in_recomputing:
+                # A forward run again (F.forget's backward): the running
+                # statistics were updated the first time.
+                if finetune:
+                    self.N -= 1
+                avg_mean = avg_projection = None
             return F.decorrelated_batch_normalization(
                 x, groups=self.groups, eps=self.eps,
-                running_mean=self.avg_mean,
-                running_projection=self.avg_projection, decay=decay)
+                running_mean=avg_mean,
+                running_projection=avg_projection, decay=decay)
         return F.fixed_decorrelated_batch_normalization(
             x, self.avg_mean, self.avg_projection, groups=self.groups)
 

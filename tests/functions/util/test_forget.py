@@ -15,7 +15,8 @@ def test_forget_matches_the_function():
     check_op(lambda a, b: F.forget(f, a, b),
              lambda rng, dt: (numpy.asarray(rng.randn(3, 2), dt),
                               numpy.asarray(rng.randn(3, 2), dt)),
-             lambda a, b: numpy.tanh(a * b) + a)
+             lambda a, b: numpy.tanh(a * b) + a,
+             double_backward=False)  # refused, as in Chainer
 
 
 def test_no_intermediate_graph_is_kept():
@@ -40,13 +41,45 @@ def test_tuple_outputs_and_one_gradient():
     numpy.testing.assert_allclose(x.grad, [3, 3])
 
 
-def test_double_backprop():
+def test_double_backprop_is_refused_as_in_chainer():
     x = chainer.Variable(numpy.array([1., 2.], numpy.float32))
     y = F.forget(lambda a: F.sum(a * a * a), x)
-    gx, = chainer.grad([y], [x], enable_double_backprop=True)
+    with pytest.raises(RuntimeError, match='double backpropagation'):
+        chainer.grad([y], [x], enable_double_backprop=True)
+    gx, = chainer.grad([y], [x])
     numpy.testing.assert_allclose(gx.array, [3, 12])
-    F.sum(gx).backward()
-    numpy.testing.assert_allclose(x.grad, [6, 12])
+
+
+def test_parameters_used_by_the_function_get_gradients():
+    link = chainer.links.Linear(3, 2)
+    link.cleargrads()
+    x = chainer.Variable(numpy.ones((4, 3), numpy.float32))
+    F.sum(F.forget(link, x)).backward()
+    numpy.testing.assert_allclose(link.b.grad, [4, 4])
+    numpy.testing.assert_allclose(link.W.grad, numpy.full((2, 3), 4.))
+    numpy.testing.assert_allclose(
+        x.grad, numpy.tile(link.W.array.sum(0), (4, 1)), rtol=1e-6)
+
+
+def test_batch_normalization_statistics_are_updated_once():
+    # The recomputation in backward runs with config.in_recomputing.
+    x = numpy.random.RandomState(0).randn(4, 3).astype(numpy.float32)
+    plain = chainer.links.BatchNormalization(3)
+    forgot = chainer.links.BatchNormalization(3)
+    gy = numpy.ones((4, 3), numpy.float32)
+    for link, call in ((plain, plain), (forgot,
+                                        lambda v: F.forget(forgot, v))):
+        xv = chainer.Variable(x)
+        y = call(xv)
+        y.grad = gy
+        y.backward()
+    numpy.testing.assert_allclose(forgot.avg_mean, plain.avg_mean)
+    numpy.testing.assert_allclose(forgot.avg_var, plain.avg_var)
+
+
+def test_one_element_tuple_gives_the_variable():
+    y = F.forget(lambda a: (a * 2,), numpy.ones(2, numpy.float32))
+    assert isinstance(y, chainer.Variable)
 
 
 def test_array_inputs_and_no_inputs():
@@ -66,3 +99,8 @@ def test_errors():
         F.forget(lambda a: [a, a], x)
     with pytest.raises(RuntimeError, match='A tuple of Variables'):
         F.forget(lambda a: a.array, x)
+    v = chainer.Variable(x)
+    for n, ordinal in ((1, '2nd'), (2, '3rd'), (10, '11th'), (11, '12th'),
+                       (20, '21st')):
+        with pytest.raises(RuntimeError, match=ordinal + '.*int'):
+            F.forget(lambda: (v,) * n + (1,))
