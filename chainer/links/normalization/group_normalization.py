@@ -1,20 +1,31 @@
 """``L.GroupNormalization``: group normalization."""
 
+import numpy
+
+import chainer
 import chainer.functions as F
 from chainer import initializers
 from chainer import link
 from chainer import variable
 
 
-def _scale_shift(initial_gamma, initial_beta):
+def _scale_shift(initial_gamma, initial_beta, default_dtype=True):
     """The ``gamma`` (default 1) and ``beta`` (default 0) Parameters,
-    uninitialized."""
+    uninitialized; with ``default_dtype`` in the default dtype (float32
+    under mixed16) whatever the initializers' own, as Chainer makes those
+    of group normalization."""
     if initial_gamma is None:
         initial_gamma = 1
     if initial_beta is None:
         initial_beta = 0
-    return (variable.Parameter(initializers._get_initializer(initial_gamma)),
-            variable.Parameter(initializers._get_initializer(initial_beta)))
+    dtype = chainer.get_dtype(None, map_mixed16=numpy.float32)
+    params = []
+    for initial in (initial_gamma, initial_beta):
+        initializer = initializers._get_initializer(initial)
+        if default_dtype:
+            initializer.dtype = dtype
+        params.append(variable.Parameter(initializer))
+    return tuple(params)
 
 
 class GroupNormalization(link.Link):

@@ -1,5 +1,7 @@
 """``L.LayerNormalization``: layer normalization."""
 
+import numpy
+
 import chainer.functions as F
 from chainer import link
 from chainer.links.normalization.group_normalization import _scale_shift
@@ -30,7 +32,8 @@ class LayerNormalization(link.Link):
         super().__init__()
         self.eps = eps
         with self.init_scope():
-            self.gamma, self.beta = _scale_shift(initial_gamma, initial_beta)
+            self.gamma, self.beta = _scale_shift(initial_gamma, initial_beta,
+                                                 default_dtype=False)
         if size is not None:
             self._initialize_params(size)
 
@@ -41,5 +44,6 @@ class LayerNormalization(link.Link):
     def forward(self, x):
         """Normalizes the rows of ``x`` ``(N, size)``."""
         if self.gamma.array is None:
-            self._initialize_params(x.size // x.shape[0])
+            # the size of a row (also for an empty batch)
+            self._initialize_params(int(numpy.prod(x.shape[1:])))
         return F.layer_normalization(x, self.gamma, self.beta, self.eps)

@@ -1,0 +1,36 @@
+"""Parameter dtypes of group and layer normalization, as Chainer makes
+them; layer normalization of an empty batch."""
+
+import numpy
+
+import chainer
+import chainer.links as L
+
+
+def test_group_normalization_params_take_the_default_dtype():
+    gamma = numpy.ones(4, numpy.float32)
+    beta = numpy.zeros(4, numpy.float32)
+    with chainer.using_config('dtype', numpy.float16):
+        link = L.GroupNormalization(2, initial_gamma=gamma,
+                                    initial_beta=beta)
+    assert link.gamma.dtype == numpy.float16
+    assert link.beta.dtype == numpy.float16
+    y = link(numpy.random.RandomState(0).randn(2, 4, 3).astype(
+        numpy.float16))
+    assert y.dtype == numpy.float16
+    with chainer.using_config('dtype', chainer.mixed16):
+        link = L.GroupNormalization(2, 4)
+    assert link.gamma.dtype == numpy.float32
+
+
+def test_layer_normalization_params_are_float32_by_default():
+    # as Chainer 7.8.1 gives them, even from a float64 array
+    link = L.LayerNormalization(3, initial_gamma=numpy.ones(3, numpy.float64))
+    assert link.gamma.dtype == numpy.float32
+
+
+def test_layer_normalization_of_an_empty_batch():
+    link = L.LayerNormalization()
+    y = link(numpy.zeros((0, 3), numpy.float32))
+    assert y.shape == (0, 3)
+    assert link.gamma.shape == (3,)
