@@ -9,6 +9,7 @@ softmax is cached for backward (``cache_score``), whose gradient is
 
 import numpy
 
+import chainer
 from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions._errors import check_float, invalid_type
@@ -28,6 +29,15 @@ class SoftmaxCrossEntropy(FunctionNode):
                  enable_double_backprop=False):
         self.normalize = normalize
         self.cache_score = cache_score
+        if class_weight is not None:
+            # Checked at once, with Chainer's messages.
+            if isinstance(class_weight, chainer.Variable):
+                raise ValueError('class_weight should be a numpy.ndarray or '
+                                 'cupy.ndarray, not a chainer.Variable')
+            if class_weight.ndim != 1:
+                raise ValueError('class_weight.ndim should be 1')
+            if class_weight.dtype.kind != 'f':
+                raise ValueError("The dtype of class_weight should be 'f'")
         self.class_weight = class_weight
         self.ignore_label = ignore_label
         self.reduce = reduce
@@ -276,7 +286,8 @@ def softmax_cross_entropy(
             "softmax_cross_entropy: soft_target_loss must be "
             "'cross-entropy' or 'kl-divergence', got {!r}".format(
                 soft_target_loss))
-    if class_weight is not None and not hasattr(class_weight, 'ndim'):
+    if class_weight is not None and not hasattr(class_weight, 'ndim') and \
+            not isinstance(class_weight, chainer.Variable):
         class_weight = numpy.asarray(class_weight)
     return SoftmaxCrossEntropy(
         normalize, cache_score, class_weight, ignore_label, reduce,

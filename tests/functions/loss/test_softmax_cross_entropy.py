@@ -189,3 +189,17 @@ def test_negative_labels_are_refused():
     x = numpy.arange(6, dtype=numpy.float32).reshape(2, 3)
     with pytest.raises(IndexError, match='label -2 at t\\[1\\]'):
         F.softmax_cross_entropy(x, numpy.array([0, -2], numpy.int32))
+
+
+@pytest.mark.parametrize('class_weight,match', [
+    (numpy.array([[1., 1.]], numpy.float32), 'ndim should be 1'),
+    (numpy.array([1, 1], numpy.int32), "dtype of class_weight should be 'f'"),
+    (chainer.Variable(numpy.array([1., 1.], numpy.float32)),
+     'not a chainer.Variable'),
+])
+def test_class_weight_is_checked_first(class_weight, match):
+    # before the inputs (here even integer x), with Chainer's messages
+    x = numpy.array([[0, 1], [2, 3]])
+    with pytest.raises(ValueError, match=match):
+        F.softmax_cross_entropy(x, numpy.array([0, 1]),
+                                class_weight=class_weight)

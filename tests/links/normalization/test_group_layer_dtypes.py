@@ -24,7 +24,8 @@ def test_group_normalization_params_take_the_default_dtype():
 
 
 def test_layer_normalization_params_are_float32_by_default():
-    # as Chainer 7.8.1 gives them, even from a float64 array
+    # the default dtype, even from a float64 array (Chainer 7.8.1 cannot
+    # take an array here: TypeError)
     link = L.LayerNormalization(3, initial_gamma=numpy.ones(3, numpy.float64))
     assert link.gamma.dtype == numpy.float32
 
