@@ -175,3 +175,65 @@ def lstm(c_prev, x):
     (array([[0.]], dtype=float32), array([[0.]], dtype=float32))
     """
     return LSTM().apply((c_prev, x))
+
+
+def _lstm_grad_graph(c_prev, x, c_next, gc, gh):
+    """LSTMGrad's outputs built from F ops (or, on arrays, plain
+    arithmetic): the gradients of one LSTM step given the step's output
+    cell ``c_next``."""
+    from chainer.functions.array.concat import concat
+    b, n = len(x), len(c_prev)
+    is_var = isinstance(x, chainer.Variable)
+    if is_var:
+        from chainer.functions.activation.sigmoid import sigmoid
+        from chainer.functions.activation.tanh import tanh
+    else:
+        xp = backend.get_array_module(x)
+        tanh = xp.tanh
+
+        def sigmoid(v):
+            return _sigmoid(xp, v)
+    a, i, f, o = _gates(x, 4)
+    a, i, f, o = tanh(a), sigmoid(i), sigmoid(f), sigmoid(o)
+    tanh_c = tanh(c_next[:b])
+    gc_prev, g_gates = _lstm_grads(a, i, f, o, c_prev[:b], tanh_c, gc[:b],
+                                   gh)
+    if b < n:
+        if is_var:
+            gc_prev = concat([gc_prev, gc[b:]], axis=0)
+        else:
+            gc_prev = xp.concatenate([gc_prev, gc[b:]], axis=0)
+    if is_var:
+        gx = _join_gates(g_gates, x.shape)
+    else:
+        gx = xp.stack(g_gates, axis=2).reshape(x.shape)
+    return gc_prev, gx
+
+
+class _GradNode(chainer.Function):
+    """A legacy Function (as Chainer's are) computing gradients of a step
+    on arrays; its own backward differentiates the same computation built
+    from F ops."""
+
+    _graph = None  # (inputs...) -> outputs, on arrays or on Variables
+
+    def forward(self, inputs):
+        return tuple(type(self)._graph(*inputs))
+
+    def backward(self, inputs, grad_outputs):
+        xs = [chainer.Variable(x) for x in inputs]
+        with chainer.force_backprop_mode():
+            outs = type(self)._graph(*xs)
+        pairs = [(y, g) for y, g in zip(outs, grad_outputs) if g is not None]
+        if not pairs:
+            return (None,) * len(inputs)
+        gxs = chainer.grad([y for y, _ in pairs], xs,
+                           [chainer.Variable(g) for _, g in pairs])
+        return tuple(None if g is None else g.array for g in gxs)
+
+
+class LSTMGrad(_GradNode):
+    """Chainer's function of the LSTM step's gradients: ``(c_prev, x,
+    c_next, gc, gh) -> (gc_prev, gx)``, differentiable again."""
+
+    _graph = staticmethod(_lstm_grad_graph)

@@ -7,8 +7,8 @@ Each of ``x1`` and ``x2`` holds ``4 * units`` interleaved gate channels
 from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions._errors import invalid_type
-from chainer.functions.rnn.lstm import (_check_cell, _gates, _join_gates,
-                                        _sigmoid)
+from chainer.functions.rnn.lstm import (_GradNode, _check_cell, _gates,
+                                        _join_gates, _sigmoid)
 
 
 class SLSTM(FunctionNode):
@@ -92,3 +92,42 @@ def slstm(c_prev1, c_prev2, x1, x2):
     array([[2.]], dtype=float32)
     """
     return SLSTM().apply((c_prev1, c_prev2, x1, x2))
+
+
+def _slstm_grad_graph(c_prev1, c_prev2, x1, x2, c_next, gc, gh):
+    """SLSTMGrad's outputs (on arrays, or built from F ops on Variables):
+    the gradients of one S-LSTM step given its output cell ``c_next``."""
+    import chainer
+    if isinstance(x1, chainer.Variable):
+        from chainer.functions.activation.sigmoid import sigmoid
+        from chainer.functions.activation.tanh import tanh
+        join = _join_gates
+    else:
+        xp = backend.get_array_module(x1)
+        tanh = xp.tanh
+
+        def sigmoid(v):
+            return _sigmoid(xp, v)
+
+        def join(gs, shape):
+            return xp.stack(gs, axis=2).reshape(shape)
+    a1, i1, f1, o1 = _gates(x1, 4)
+    a2, i2, f2, o2 = _gates(x2, 4)
+    a1, i1, f1 = tanh(a1), sigmoid(i1), sigmoid(f1)
+    a2, i2, f2 = tanh(a2), sigmoid(i2), sigmoid(f2)
+    o = sigmoid(o1 + o2)
+    tanh_c = tanh(c_next)
+    gc = gc + gh * o * (1 - tanh_c * tanh_c)
+    go = gh * tanh_c * (o * (1 - o))
+    gxs = [join((gc * i * (1 - a * a), gc * a * (i * (1 - i)),
+                 gc * c * (f * (1 - f)), go), x1.shape)
+           for a, i, f, c in ((a1, i1, f1, c_prev1), (a2, i2, f2, c_prev2))]
+    return gc * f1, gc * f2, gxs[0], gxs[1]
+
+
+class SLSTMGrad(_GradNode):
+    """Chainer's node of the S-LSTM step's gradients: ``(c_prev1, c_prev2,
+    x1, x2, c_next, gc, gh) -> (gc_prev1, gc_prev2, gx1, gx2)``,
+    differentiable again."""
+
+    _graph = staticmethod(_slstm_grad_graph)
