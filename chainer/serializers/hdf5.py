@@ -64,12 +64,18 @@ def save_hdf5(filename, obj, compression=4):
 
     Args:
         filename (str): The file to write.
-        obj: The object (``serialize(serializer)``).
+        obj: The object (``serialize(serializer)``), or a dict of arrays,
+            saved as it is (as Chainer saves it).
         compression (int): The gzip level (0-9).
     """
     _check_available()
     with h5py.File(filename, 'w') as f:
-        HDF5Serializer(f, compression=compression).save(obj)
+        serializer = HDF5Serializer(f, compression=compression)
+        if isinstance(obj, dict):
+            for key, value in obj.items():
+                serializer(key, value)
+        else:
+            serializer.save(obj)
 
 
 class HDF5Deserializer(_staged.StagedDeserializer):

@@ -73,10 +73,11 @@ def save_npz(file, obj, compression=True):
             written as is (no ``.npz`` suffix is added), through a temporary
             file in the same folder renamed into place, so a crash never
             leaves a half-written file.
-        obj: The object; it must have ``serialize(serializer)``.
+        obj: The object; it must have ``serialize(serializer)``. A dict
+            (of arrays) is saved as it is, as Chainer saves it.
         compression (bool): Compress the arrays (zip deflate).
     """
-    target = serialize(obj)
+    target = obj if isinstance(obj, dict) else serialize(obj)
     savez = numpy.savez_compressed if compression else numpy.savez
     if not isinstance(file, (str, os.PathLike)):
         savez(file, **target)

@@ -1,10 +1,13 @@
 """``L.DecorrelatedBatchNormalization``: whitening of channel groups."""
 
+import warnings
+
 import numpy
 
 import chainer.functions as F
 from chainer import configuration
 from chainer import link
+from chainer import serializer as serializer_module
 
 
 class DecorrelatedBatchNormalization(link.Link):
@@ -73,6 +76,26 @@ class DecorrelatedBatchNormalization(link.Link):
                 running_projection=avg_projection, decay=decay)
         return F.fixed_decorrelated_batch_normalization(
             x, self.avg_mean, self.avg_projection, groups=self.groups)
+
+    def serialize(self, serializer):
+        if isinstance(serializer, serializer_module.Deserializer) and \
+                not serializer.dry_run and self.groups != 1:
+            # Statistics saved by the old algorithm (before Chainer v7)
+            # have no group axis; they are broadcast over the groups (with
+            # one group they are the same, and Chainer says nothing).
+            for name in ('avg_mean', 'avg_projection'):
+                try:
+                    stored = serializer(name, None)
+                except KeyError:
+                    continue
+                current = getattr(self, name)
+                if stored is not None and current is not None and \
+                        stored.ndim == current.ndim - 1:
+                    warnings.warn(
+                        'Found moving statistics of old '
+                        'DecorrelatedBatchNormalization, whose algorithm was '
+                        'different from the paper.', UserWarning)
+        super().serialize(serializer)
 
     def start_finetuning(self):
         """Resets the batch count ``N`` of fine-tuning."""

@@ -1,3 +1,5 @@
+import warnings
+
 import numpy
 import pytest
 
@@ -51,3 +53,29 @@ def test_test_mode_finetune_and_serialize(tmp_path):
         link(x, test=True)
     roundtrip_npz(link, L.DecorrelatedBatchNormalization(4, groups=2),
                   tmp_path)
+
+
+@pytest.mark.parametrize('fmt', ['npz', 'hdf5'])
+@pytest.mark.parametrize('groups', [1, 2])
+def test_loads_statistics_of_the_old_algorithm(fmt, groups, tmp_path):
+    # Saved before Chainer v7: no group axis. A dict is saved as it is.
+    if fmt == 'hdf5':
+        pytest.importorskip('h5py')
+    C = 8 // groups
+    old = {'avg_mean': numpy.arange(C, dtype=numpy.float32),
+           'avg_projection': numpy.eye(C, dtype=numpy.float32) * 2,
+           'N': numpy.array(0)}
+    path = str(tmp_path / ('old.' + fmt))
+    getattr(chainer.serializers, 'save_' + fmt)(path, old)
+    link = L.DecorrelatedBatchNormalization(8, groups=groups)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter('always')
+        getattr(chainer.serializers, 'load_' + fmt)(path, link)
+    messages = [str(w.message) for w in caught]
+    assert len([m for m in messages if 'old Decorrelated' in m]) == \
+        (2 if groups != 1 else 0)
+    numpy.testing.assert_array_equal(link.avg_mean,
+                                     numpy.tile(old['avg_mean'], (groups, 1)))
+    numpy.testing.assert_array_equal(
+        link.avg_projection, numpy.tile(old['avg_projection'],
+                                        (groups, 1, 1)))
