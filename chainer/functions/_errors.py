@@ -6,6 +6,12 @@ the function and what was expected against what came.
 """
 
 
+class AssertionValueError(ValueError, AssertionError):
+    """A bad argument where Chainer used an ``assert``: a ValueError with a
+    clear message, that code catching Chainer's AssertionError also
+    catches."""
+
+
 def invalid_type(func, expect, actual):
     """An InvalidType for ``func`` (a FunctionNode or a label)."""
     from chainer.utils import type_check

@@ -2,6 +2,7 @@
 
 import chainer.functions as F
 from chainer import link
+from chainer.functions._errors import AssertionValueError
 from chainer import variable
 
 
@@ -34,9 +35,22 @@ class Bias(link.Link):
 
     def forward(self, *xs):
         """``forward(x)`` with the learned ``b``, else ``forward(x, b)``."""
-        if hasattr(self, 'b'):
+        learnt = hasattr(self, 'b')
+        _check_argc('Bias', xs, learnt, 'b')
+        if learnt:
             x, = xs
             b = self.b
         else:
             x, b = xs
         return F.bias(x, b, self.axis)
+
+
+def _check_argc(label, xs, learnt, name):
+    # Chainer asserts the number of inputs.
+    want = 1 if learnt else 2
+    if len(xs) != want:
+        raise AssertionValueError(
+            '{}: takes {} input{} ({}), got {}'.format(
+                label, want, '' if want == 1 else 's',
+                'x; {} is learnt'.format(name) if learnt
+                else 'x and {}'.format(name), len(xs)))

@@ -1,9 +1,12 @@
 """``L.Bilinear``: the bilinear (tensor) layer."""
 
+import numpy
+
 import chainer.functions as F
 from chainer import initializers
 from chainer import link
 from chainer import variable
+from chainer.functions._errors import AssertionValueError
 
 
 class Bilinear(link.Link):
@@ -37,6 +40,7 @@ class Bilinear(link.Link):
         self.in_sizes = (left_size, right_size)
         self.nobias = nobias
         get = initializers._get_initializer
+        _check_shape('initialW', initialW, (left_size, right_size, out_size))
         with self.init_scope():
             self.W = variable.Parameter(
                 get(initialW), (left_size, right_size, out_size))
@@ -45,6 +49,11 @@ class Bilinear(link.Link):
                     V1, V2, b = None, None, 0
                 else:
                     V1, V2, b = initial_bias
+                _check_shape('initial_bias[0] (V1)', V1,
+                             (left_size, out_size))
+                _check_shape('initial_bias[1] (V2)', V2,
+                             (right_size, out_size))
+                _check_shape('initial_bias[2] (b)', b, (out_size,))
                 self.V1 = variable.Parameter(get(V1), (left_size, out_size))
                 self.V2 = variable.Parameter(get(V2), (right_size, out_size))
                 self.b = variable.Parameter(get(b), out_size)
@@ -60,3 +69,13 @@ class Bilinear(link.Link):
         """Fills the gradients with zeros (deprecated: use
         :meth:`~chainer.Link.cleargrads`)."""
         self.zerograds()
+
+
+def _check_shape(name, value, shape):
+    # An array given as an initial value must have the parameter's shape
+    # (Chainer asserts it).
+    if hasattr(value, 'shape') and not numpy.isscalar(value) and \
+            tuple(value.shape) != shape:
+        raise AssertionValueError(
+            'Bilinear: {} must have shape {}, got {}'.format(
+                name, shape, tuple(value.shape)))

@@ -2,6 +2,7 @@
 
 import chainer
 import chainer.functions as F
+from chainer.functions._errors import AssertionValueError
 from chainer import link
 from chainer.links.connection.convolution_2d import Convolution2D
 from chainer.links.normalization.batch_normalization import \
@@ -45,9 +46,14 @@ class InceptionBN(link.Chain):
             raise NotImplementedError(
                 "InceptionBN: pooltype must be 'max' or 'avg', got "
                 '{!r}'.format(pooltype))
-        if stride > 1 and out1 != 0:
-            raise ValueError('InceptionBN: out1 must be 0 when stride > 1, '
-                             'got {}'.format(out1))
+        if out1 > 0 and stride != 1:
+            raise AssertionValueError(
+                'InceptionBN: out1 must be 0 when stride > 1, got out1={} '
+                'with stride={}'.format(out1, stride))
+        if out1 > 0 and proj_pool is None:
+            raise AssertionValueError(
+                'InceptionBN: proj_pool must be given when out1 > 0 '
+                '(out1={})'.format(out1))
         self.out1 = out1
         self.proj_pool = proj_pool
         self.stride = stride

@@ -2,6 +2,7 @@
 
 import chainer.functions as F
 from chainer import link
+from chainer.links.connection.bias import _check_argc
 from chainer import variable
 from chainer.links.connection.bias import Bias
 
@@ -45,7 +46,9 @@ class Scale(link.Chain):
 
     def forward(self, *xs):
         """``forward(x)`` with the learned ``W``, else ``forward(x, W)``."""
-        if hasattr(self, 'W'):
+        learnt = hasattr(self, 'W')
+        _check_argc('Scale', xs, learnt, 'W')
+        if learnt:
             x, = xs
             W = self.W
         else:
