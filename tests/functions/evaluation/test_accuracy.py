@@ -64,5 +64,18 @@ def test_errors():
         F.accuracy(Y.astype(numpy.int32), T)
     with pytest.raises(InvalidType, match=r'x.shape\[0\] == t.shape\[0\]'):
         F.accuracy(Y, T[:2])
-    with pytest.raises(InvalidType, match=r'x.shape\[2:3\] == t.shape\[1:\]'):
+    with pytest.raises(InvalidType, match=r't.ndim == x.ndim - 1'):
         F.accuracy(Y, T[:, None])
+    with pytest.raises(InvalidType, match=r'x.shape\[2:3\] == t.shape\[1:\]'):
+        F.accuracy(numpy.zeros((3, 2, 4), numpy.float32),
+                   numpy.zeros((3, 5), numpy.int32))
+
+
+@pytest.mark.parametrize('x_shape,t_shape', [
+    ((10, 3, 2), (10,)), ((10, 3, 1, 2), (10,)), ((10, 3, 5, 2), (10, 5))])
+def test_labels_must_have_one_axis_less(x_shape, t_shape):
+    from chainer.utils.type_check import InvalidType
+    x = numpy.zeros(x_shape, numpy.float32)
+    t = numpy.zeros(t_shape, numpy.int32)
+    with pytest.raises(InvalidType, match='t.ndim == x.ndim - 1'):
+        F.accuracy(x, t)
