@@ -1,5 +1,6 @@
 """``L.Maxout``: the fully-connected maxout layer."""
 
+import chainer
 import chainer.functions as F
 from chainer import backend
 from chainer import link
@@ -41,10 +42,14 @@ class Maxout(link.Chain):
             if initialW.ndim != 3:
                 raise ValueError('initialW.ndim should be 3')
             initialW = initialW.reshape(linear_out_size, in_size)
+        elif _is_plain_callable(initialW):
+            initialW = _Reshaped(initialW, (out_size, pool_size, in_size))
         if _is_array(initial_bias):
             if initial_bias.ndim != 2:
                 raise ValueError('initial_bias.ndim should be 2')
             initial_bias = initial_bias.reshape(linear_out_size)
+        elif _is_plain_callable(initial_bias):
+            initial_bias = _Reshaped(initial_bias, (out_size, pool_size))
         with self.init_scope():
             self.linear = Linear(in_size, linear_out_size,
                                  nobias=initial_bias is None,
@@ -56,3 +61,23 @@ class Maxout(link.Chain):
     def forward(self, x):
         """The maxout of ``x`` ``(N, ...)``; returns ``(N, out_size)``."""
         return F.maxout(self.linear(x), self.pool_size)
+
+
+def _is_plain_callable(initializer):
+    # A function (not an Initializer object) fills the parameter seen in
+    # Maxout's own shape, as Chainer hands it over.
+    return callable(initializer) and \
+        not isinstance(initializer, chainer.Initializer)
+
+
+class _Reshaped(chainer.Initializer):
+    """Calls ``initializer`` on the array viewed in ``shape``."""
+
+    def __init__(self, initializer, shape):
+        super().__init__(getattr(initializer, 'dtype', None))
+        self.initializer = initializer
+        self.shape = shape
+
+    def __call__(self, array):
+        view = array.reshape(self.shape)  # a view: the array is contiguous
+        self.initializer(view)

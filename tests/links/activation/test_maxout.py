@@ -43,3 +43,17 @@ def test_lazy_and_gradients():
     assert link.linear.W.shape == (8, 6)
     link = L.Maxout(2, 2, 2, initial_bias=R(2, 2, 2))
     check_param_grads(link, (R(0, 3, 2),), R(3, 3, 2))
+
+
+def test_a_plain_callable_initializer_sees_maxout_shapes():
+    seen = []
+
+    def fill(array):
+        seen.append(array.shape)
+        array[...] = 2
+
+    link = L.Maxout(2, 3, 4, initialW=fill, initial_bias=fill)
+    assert seen == [(3, 4, 2), (3, 4)]
+    assert link.linear.W.shape == (12, 2)
+    numpy.testing.assert_array_equal(link.linear.W.array, 2)
+    numpy.testing.assert_array_equal(link.linear.b.array, 2)
