@@ -1,6 +1,7 @@
 """``F.gumbel_softmax``: a differentiable relaxation of sampling from a
 categorical distribution."""
 
+import chainer
 from chainer import backend
 from chainer.functions.activation.softmax import softmax
 
@@ -30,6 +31,9 @@ def gumbel_softmax(log_pi, tau=0.1, axis=1):
     (1, 2)
     """
     xp = backend.get_array_module(log_pi)
+    if log_pi.ndim < 1:
+        # One category: the sample is 1 (as Chainer returns it).
+        return chainer.Variable(xp.ones((), log_pi.dtype))
     g = xp.random.gumbel(size=log_pi.shape)
     if log_pi.dtype.kind == 'f':
         g = g.astype(log_pi.dtype, copy=False)

@@ -43,3 +43,10 @@ def test_variable_input_and_test_mode():
         y = F.gumbel_softmax(v)
     F.sum(y * y).backward()
     assert v.grad.shape == (2, 3)
+
+
+@pytest.mark.parametrize('dtype', [numpy.float16, numpy.float32])
+def test_zero_dimensional_log_pi_gives_one(dtype):
+    y = F.gumbel_softmax(numpy.array(0.5, dtype))
+    assert y.shape == () and y.dtype == dtype
+    assert float(y.array) == 1.0
