@@ -12,13 +12,31 @@ class AssertionValueError(ValueError, AssertionError):
     catches."""
 
 
-def invalid_type(func, expect, actual):
-    """An InvalidType for ``func`` (a FunctionNode or a label)."""
+def invalid_type(func, expect, actual, assertion=False):
+    """An InvalidType for ``func`` (a FunctionNode or a label); with
+    ``assertion``, one that is also an AssertionError (where Chainer
+    asserted the condition)."""
     from chainer.utils import type_check
     label = func if isinstance(func, str) else func.label
     msg = '\nInvalid operation is performed in: {} (Forward)\n\n' \
         'Expect: {}\nActual: {}'.format(label, expect, actual)
-    return type_check.InvalidType(expect, actual, msg)
+    cls = _invalid_type_assertion() if assertion else type_check.InvalidType
+    return cls(expect, actual, msg)
+
+
+_InvalidTypeAssertion = None
+
+
+def _invalid_type_assertion():
+    global _InvalidTypeAssertion
+    if _InvalidTypeAssertion is None:
+        from chainer.utils import type_check
+
+        class InvalidTypeAssertion(type_check.InvalidType, AssertionError):
+            """An InvalidType that is also the AssertionError Chainer
+            raised there."""
+        _InvalidTypeAssertion = InvalidTypeAssertion
+    return _InvalidTypeAssertion
 
 
 def broadcast_error(func, *shapes, names=('lhs', 'rhs')):

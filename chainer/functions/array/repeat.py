@@ -30,7 +30,8 @@ class Repeat(FunctionNode):
         if min(repeats if isinstance(repeats, tuple) else (repeats,),
                default=0) < 0:
             raise ValueError('all elements in repeats must be zero or larger')
-        if axis is not None and not _int(axis):
+        if axis is not None and (not _int(axis) or
+                                 isinstance(axis, (bool, numpy.bool_))):
             raise TypeError('axis must be int or None')
         self._repeats = repeats
         # Chainer's form (exporters read it): always a tuple

@@ -32,6 +32,11 @@ class SplitAxis(FunctionNode):
                     'split_axis: indices_or_sections must be an integer or a '
                     '1-D sequence of integers, got {!r}'.format(
                         indices_or_sections))
+            if chainer.is_debug() and any(
+                    a > b for a, b in zip(indices, indices[1:])):
+                # (outside debug mode they split as numpy.split does)
+                raise ValueError('split_axis: indices_or_sections must be '
+                                 'sorted, got {!r}'.format(indices))
             self.sections = None
             self.indices = indices
         self.indices_or_sections = indices_or_sections  # as given (Chainer)

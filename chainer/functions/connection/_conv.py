@@ -243,6 +243,9 @@ def deconv_cover_all(func, dims, outsize, ksize, stride, pad, dilate):
 def check_conv_inputs(func, inputs, nd, groups, deconv=False):
     """Chainer's type checks of a (de)convolution; returns the inputs with
     ``W`` and ``b`` cast to ``x``'s dtype."""
+    if len(inputs) not in (2, 3):
+        raise invalid_type(func, 'in_types.size in [2, 3]',
+                           '{} not in [2, 3]'.format(len(inputs)))
     x, W = inputs[:2]
     b = inputs[2] if len(inputs) == 3 else None
     if x.dtype.kind != 'f':
@@ -330,8 +333,15 @@ def normalize(nd, stride, pad, dilate, groups):
     if groups < 1:
         raise ValueError('groups must be a positive integer, got {}'.format(
             groups))
-    return (as_tuple(stride, nd), as_tuple(pad, nd), as_tuple(dilate, nd),
-            groups)
+    stride, pad, dilate = (as_tuple(stride, nd), as_tuple(pad, nd),
+                           as_tuple(dilate, nd))
+    if any(d < 1 for d in dilate):
+        raise ValueError('dilate must be positive integers, got {}'.format(
+            dilate))
+    if any(s < 1 for s in stride):
+        raise ValueError('stride must be positive integers, got {}'.format(
+            stride))
+    return stride, pad, dilate, groups
 
 
 def bias_grad(gy):

@@ -4,6 +4,8 @@ The 2-D members of the N-d convolution family (:mod:`.convolution_nd`),
 kept as their own classes for Chainer's names and 2-D attributes.
 """
 
+import numpy
+
 from chainer.functions.connection import _conv
 from chainer.functions.connection.convolution_nd import ConvolutionND
 from chainer.functions.connection.convolution_nd import ConvolutionNDGradW
@@ -24,12 +26,23 @@ class _Attrs2D:
 class Convolution2DFunction(_Attrs2D, ConvolutionND):
     """Two-dimensional convolution of ``(x, W[, b])``."""
 
+    cudnn_fast = False
+
     def __init__(self, stride=1, pad=0, cover_all=False, **kwargs):
-        # kept for inspection; there is no cuDNN path to make it matter
         self.cudnn_fast = kwargs.pop('cudnn_fast', False)
         dilate, groups = _conv.parse_conv_kwargs(
             'Convolution2DFunction', kwargs)
         self._set(2, stride, pad, cover_all, dilate, groups)
+
+    def forward(self, inputs):
+        if self.cudnn_fast:
+            # The channel-last cuDNN path, which chainer-ng does not have
+            # (nor does Chainer on the CPU).
+            if isinstance(inputs[0], numpy.ndarray):
+                raise RuntimeError(
+                    "'cudnn_fast' can't be used in the CPU backend")
+            raise RuntimeError("'cudnn_fast' requires cuDNN to work")
+        return super().forward(inputs)
 
 
 class Convolution2DGradW(_Attrs2D, ConvolutionNDGradW):
@@ -70,8 +83,9 @@ def convolution_2d(x, W, b=None, stride=1, pad=0, cover_all=False,
     >>> F.convolution_2d(x, W, pad=1).shape
     (1, 2, 5, 5)
     """
+    cudnn_fast = kwargs.get('cudnn_fast', False)
     dilate, groups = _conv.parse_conv_kwargs('convolution_2d', kwargs)
     func = Convolution2DFunction(stride, pad, cover_all, dilate=dilate,
-                                 groups=groups)
+                                 groups=groups, cudnn_fast=cudnn_fast)
     args = (x, W) if b is None else (x, W, b)
     return func.apply(args)[0]

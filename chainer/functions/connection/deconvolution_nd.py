@@ -29,7 +29,7 @@ class DeconvolutionND(_ConvParams, FunctionNode):
             if any(o <= 0 for o in outsize):
                 raise _conv.invalid_type(
                     self, 'a positive output size',
-                    'output size {}'.format(outsize))
+                    'output size {}'.format(outsize), assertion=True)
             self.cover_all = False
         else:
             outsize = self.outsize

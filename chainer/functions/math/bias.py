@@ -18,7 +18,7 @@ def _expand_from_axis(func, x, y, axis):
         raise invalid_type(
             func, 'y.shape == x.shape[axis:axis + y.ndim]',
             'x.shape = {}, y.shape = {}, axis = {}'.format(
-                x_shape, y_shape, axis))
+                x_shape, y_shape, axis), assertion=True)
     shape = (1,) * axis + y_shape + (1,) * (len(x_shape) - end)
     return broadcast_to(reshape(y, shape), x_shape)
 

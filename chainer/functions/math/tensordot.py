@@ -15,6 +15,9 @@ def _normalize_axes(a_ndim, b_ndim, axes):
                              'of {} and {} dimensions'.format(n, a_ndim,
                                                               b_ndim))
         return tuple(range(a_ndim - n, a_ndim)), tuple(range(n))
+    if isinstance(axes, (float, numpy.floating)):
+        raise TypeError('axes must be a pair of sequence of integers or an '
+                        'integer, got {!r}'.format(axes))
     try:
         a_axes, b_axes = axes
     except (TypeError, ValueError):

@@ -35,7 +35,9 @@ class MLPConvolution2D(link.ChainList):
         # A positional argument after ``activation`` was the removed
         # ``wscale``.
         if args or 'wscale' in kwargs:
-            raise TypeError(
+            # Chainer: a TypeError for the positional form, a ValueError
+            # for the keyword
+            raise (TypeError if args else ValueError)(
                 'wscale is not supported anymore. Use conv_init and '
                 'bias_init argument to change the scale of initial '
                 'parameters.')

@@ -38,7 +38,7 @@ def test_forward_no_activation_after_last():
 def test_errors():
     with pytest.raises(TypeError, match='wscale'):
         L.MLPConvolution2D(3, (4, 5), 3, 1, 0, F.relu, 7)
-    with pytest.raises(TypeError, match='wscale'):
+    with pytest.raises(ValueError, match='wscale'):
         L.MLPConvolution2D(3, (4, 5), 3, wscale=2)
     with pytest.raises(TypeError, match='foo'):
         L.MLPConvolution2D(3, (4,), 3, foo=1)

@@ -1,0 +1,90 @@
+"""Argument checks that Chainer makes (types, counts, orders), each with
+the error type Chainer gives, and a clear message."""
+
+import numpy
+import pytest
+
+import chainer
+import chainer.functions as F
+from chainer.utils.type_check import InvalidType
+
+X4 = numpy.ones((2, 3, 10, 10), numpy.float32)
+W4 = numpy.ones((2, 3, 3, 3), numpy.float32)
+
+
+@pytest.mark.parametrize('dilate', [0, -1, (1, 0)])
+def test_convolution_dilation_must_be_positive(dilate):
+    with pytest.raises(ValueError, match='dilate must be positive'):
+        F.convolution_2d(X4, W4, dilate=dilate)
+    with pytest.raises(ValueError, match='dilate must be positive'):
+        F.deconvolution_2d(X4, numpy.ones((3, 2, 3, 3), numpy.float32),
+                           dilate=dilate)
+
+
+def test_convolution_stride_must_be_positive():
+    with pytest.raises(ValueError, match='stride must be positive'):
+        F.convolution_2d(X4, W4, stride=0)
+
+
+def test_deconvolution_nd_counts_inputs_and_checks_the_estimated_size():
+    from chainer.functions.connection.deconvolution_nd import DeconvolutionND
+    x = numpy.ones((2, 3, 4), numpy.float32)
+    W = numpy.ones((3, 2, 2), numpy.float32)
+    with pytest.raises(InvalidType, match=r'in_types.size in \[2, 3\]'):
+        DeconvolutionND(1).apply((x,))
+    with pytest.raises(InvalidType, match=r'in_types.size in \[2, 3\]'):
+        DeconvolutionND(1).apply((x, W, numpy.ones(2, numpy.float32), x))
+    # Chainer asserts a positive size: both error types are raised.
+    with pytest.raises(AssertionError, match='a positive output size'):
+        F.deconvolution_nd(x, W, stride=1, pad=10)
+    with pytest.raises(InvalidType):
+        F.deconvolution_nd(x, W, stride=1, pad=10)
+
+
+def test_split_axis_needs_sorted_indices_in_debug_mode():
+    x = numpy.zeros((2, 3, 4), numpy.float32)
+    # as numpy.split outside debug mode
+    assert [y.shape for y in F.split_axis(x, [2, 1], 1)] == \
+        [(2, 2, 4), (2, 0, 4), (2, 2, 4)]
+    with chainer.using_config('debug', True):
+        with pytest.raises(ValueError, match='must be sorted'):
+            F.split_axis(x, [2, 1], 1)
+
+
+def test_repeat_axis_cannot_be_a_bool():
+    with pytest.raises(TypeError, match='axis must be int or None'):
+        F.repeat(numpy.zeros(2, numpy.float32), 1, True)
+
+
+def test_tensordot_float_axes_is_a_type_error():
+    a = numpy.zeros((4, 3, 2), numpy.float32)
+    b = numpy.zeros((3, 2, 5), numpy.float32)
+    with pytest.raises(TypeError, match='axes must be'):
+        F.tensordot(a, b, axes=1.0)
+
+
+@pytest.mark.parametrize('f', [F.scale, F.bias])
+def test_scale_and_bias_shape_mismatch_is_asserted(f):
+    x = numpy.zeros((3, 2, 3), numpy.float32)
+    y = numpy.zeros(2, numpy.float32)
+    with pytest.raises(AssertionError, match=r'y.shape == x.shape'):
+        f(x, y, 0)
+    with pytest.raises(InvalidType):
+        f(x, y, 0)
+
+
+def test_cudnn_fast_cannot_run_on_the_cpu():
+    with pytest.raises(RuntimeError, match="'cudnn_fast' can't be used"):
+        F.convolution_2d(X4, W4, cudnn_fast=True)
+    with chainer.using_config('compute_mode', 'cudnn_fast'):
+        link = chainer.links.Convolution2D(3, 2, 3)
+    with pytest.raises(RuntimeError, match="'cudnn_fast'"):
+        link(X4)
+
+
+def test_mlp_convolution_wscale():
+    L = chainer.links
+    with pytest.raises(ValueError, match='wscale is not supported'):
+        L.MLPConvolution2D(3, (4, 5), wscale=1)
+    with pytest.raises(TypeError, match='wscale is not supported'):
+        L.MLPConvolution2D(3, (4, 5), 3, 1, 0, F.relu, 1)
