@@ -88,3 +88,15 @@ def test_mlp_convolution_wscale():
         L.MLPConvolution2D(3, (4, 5), wscale=1)
     with pytest.raises(TypeError, match='wscale is not supported'):
         L.MLPConvolution2D(3, (4, 5), 3, 1, 0, F.relu, 1)
+
+
+def test_copy_to_cuda_dummy_device_is_the_cpu():
+    from chainer.backends import cuda
+    y = F.copy(numpy.zeros((2, 3), numpy.float32), cuda.DummyDevice)
+    assert isinstance(y.array, numpy.ndarray)
+    assert y.device == chainer.backend.CpuDevice()
+
+
+def test_batch_normalization_size_type():
+    with pytest.raises(TypeError, match='size must be an int'):
+        chainer.links.BatchNormalization({})

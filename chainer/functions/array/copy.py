@@ -29,5 +29,10 @@ def copy(x, dst):
     """
     in_device = backend.get_device_from_array(
         x.array if isinstance(x, chainer.Variable) else x)
-    out_device = chainer.get_device(dst)
+    from chainer.backends import cuda
+    if dst is cuda.DummyDevice:
+        # Chainer's legacy name of the CPU
+        out_device = backend.CpuDevice()
+    else:
+        out_device = chainer.get_device(dst)
     return Copy(in_device, out_device).apply((x,))[0]

@@ -86,6 +86,10 @@ class BatchNormalization(link.Link):
         super().__init__()
         if size is None and axis is None:
             raise RuntimeError('size or axis is required')
+        if size is not None and not isinstance(
+                size, (int, numpy.integer, tuple, list)):
+            raise TypeError('BatchNormalization: size must be an int or a '
+                            'tuple of ints, got {}'.format(type(size)))
         self._initial_avg_mean = initial_avg_mean
         self._initial_avg_var = initial_avg_var
         self.N = 0
