@@ -100,3 +100,15 @@ def test_copy_to_cuda_dummy_device_is_the_cpu():
 def test_batch_normalization_size_type():
     with pytest.raises(TypeError, match='size must be an int'):
         chainer.links.BatchNormalization({})
+
+
+def test_bias_must_have_the_input_dtype():
+    # W may differ (it is cast); b may not, as in Chainer
+    x = numpy.zeros((1, 1, 3, 3))
+    W = numpy.zeros((1, 1, 2, 2), numpy.float32)
+    assert F.convolution_2d(x, W).dtype == numpy.float64
+    with pytest.raises(InvalidType, match=r'in_types\[2\].dtype == '
+                                          r'in_types\[0\].dtype'):
+        F.convolution_2d(x, W, numpy.zeros(1, numpy.float32))
+    with pytest.raises(InvalidType, match='b.dtype == x.dtype'):
+        chainer.links.Linear(3, 2)(numpy.zeros((1, 3)))

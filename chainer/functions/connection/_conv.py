@@ -280,6 +280,9 @@ def check_conv_inputs(func, inputs, nd, groups, deconv=False):
         if b.dtype.kind != 'f':
             raise invalid_type(func, 'in_types[2].dtype.kind == f',
                                '{} != f'.format(b.dtype.kind))
+        if b.dtype != x.dtype:  # (W may differ; it is cast, as Chainer)
+            raise invalid_type(func, 'in_types[2].dtype == in_types[0].dtype',
+                               '{} != {}'.format(b.dtype, x.dtype))
         # Chainer's type-check wording (x, W, b are in_types[0..2]).
         if b.ndim != 1:
             raise invalid_type(func, 'in_types[2].ndim == 1',
@@ -292,8 +295,6 @@ def check_conv_inputs(func, inputs, nd, groups, deconv=False):
                                '{} != {}'.format(b.shape[0], out_c))
     if W.dtype != x.dtype:
         W = W.astype(x.dtype)
-    if b is not None and b.dtype != x.dtype:
-        b = b.astype(x.dtype)
     return x, W, b
 
 

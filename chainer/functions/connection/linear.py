@@ -22,6 +22,9 @@ def _check(func, x, W, b):
         if b.dtype.kind != 'f':
             raise invalid_type(func, 'b.dtype.kind == f',
                                '{} != f'.format(b.dtype.kind))
+        if b.dtype != x.dtype:  # (W may differ; it is cast, as Chainer)
+            raise invalid_type(func, 'b.dtype == x.dtype',
+                               '{} != {}'.format(b.dtype, x.dtype))
         if b.ndim != 1:
             raise invalid_type(func, 'b.ndim == 1', '{} != 1'.format(b.ndim))
         if b.shape[0] != W.shape[0]:
