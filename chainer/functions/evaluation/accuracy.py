@@ -17,9 +17,14 @@ def _check_label_inputs(func, y, t):
     if t.ndim == 0 or y.shape[0] != t.shape[0]:
         raise invalid_type(func, 'x.shape[0] == t.shape[0]', '{} != {}'.format(
             y.shape[0], t.shape[0] if t.ndim else '()'))
-    if t.ndim != y.ndim - 1:
-        raise invalid_type(func, 't.ndim == x.ndim - 1',
-                           '{} != {}'.format(t.ndim, y.ndim - 1))
+    if t.ndim >= y.ndim:
+        raise invalid_type(func, 'x.ndim > t.ndim',
+                           '{} <= {}'.format(y.ndim, t.ndim))
+    for i in range(t.ndim + 1, y.ndim):
+        # axes of x beyond the labels' must have length 1 (as Chainer)
+        if y.shape[i] != 1:
+            raise invalid_type(func, 'x.shape[{}] == 1'.format(i),
+                               '{} != 1'.format(y.shape[i]))
     if y.shape[2:t.ndim + 1] != t.shape[1:]:
         raise invalid_type(
             func, 'x.shape[2:{}] == t.shape[1:]'.format(t.ndim + 1),

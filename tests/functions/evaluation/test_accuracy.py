@@ -64,7 +64,7 @@ def test_errors():
         F.accuracy(Y.astype(numpy.int32), T)
     with pytest.raises(InvalidType, match=r'x.shape\[0\] == t.shape\[0\]'):
         F.accuracy(Y, T[:2])
-    with pytest.raises(InvalidType, match=r't.ndim == x.ndim - 1'):
+    with pytest.raises(InvalidType, match=r'x.ndim > t.ndim'):
         F.accuracy(Y, T[:, None])
     with pytest.raises(InvalidType, match=r'x.shape\[2:3\] == t.shape\[1:\]'):
         F.accuracy(numpy.zeros((3, 2, 4), numpy.float32),
@@ -73,9 +73,17 @@ def test_errors():
 
 @pytest.mark.parametrize('x_shape,t_shape', [
     ((10, 3, 2), (10,)), ((10, 3, 1, 2), (10,)), ((10, 3, 5, 2), (10, 5))])
-def test_labels_must_have_one_axis_less(x_shape, t_shape):
+def test_axes_beyond_the_labels_must_have_length_one(x_shape, t_shape):
     from chainer.utils.type_check import InvalidType
     x = numpy.zeros(x_shape, numpy.float32)
     t = numpy.zeros(t_shape, numpy.int32)
-    with pytest.raises(InvalidType, match='t.ndim == x.ndim - 1'):
+    with pytest.raises(InvalidType, match=r'x.shape\[\d\] == 1'):
         F.accuracy(x, t)
+
+
+@pytest.mark.parametrize('x_shape,t_shape', [
+    ((4, 3, 1, 1), (4,)), ((4, 3, 5, 1), (4, 5))])
+def test_trailing_axes_of_length_one_are_fine(x_shape, t_shape):
+    x = numpy.random.RandomState(0).rand(*x_shape).astype(numpy.float32)
+    t = x.argmax(axis=1).reshape(t_shape).astype(numpy.int32)
+    assert float(F.accuracy(x, t).array) == 1.0
