@@ -172,6 +172,11 @@ class BatchNormalization(link.Link):
     def forward(self, x, **kwargs):
         """Normalizes ``x``; ``finetune=True`` (keyword) averages the
         statistics of all batches since :meth:`start_finetuning`."""
+        layout = getattr(x, 'layout', None)
+        if layout is not None:
+            # A channel-last (cuDNN) layout: normalized in the standard
+            # one, and given back in the layout it came in.
+            return self._forward_layout(x, layout, kwargs)
         finetune = _forward_kwargs(kwargs)
         gamma, beta = self._gamma_beta(x)
         if configuration.config.train:
@@ -189,6 +194,9 @@ class BatchNormalization(link.Link):
         return F.fixed_batch_normalization(
             x, gamma, beta, self.avg_mean, self.avg_var, self.eps,
             axis=self.axis)
+
+    def _forward_layout(self, x, layout, kwargs):
+        return self.forward(x.as_layout(None), **kwargs).as_layout(layout)
 
     def start_finetuning(self):
         """Resets the batch count ``N`` of fine-tuning."""

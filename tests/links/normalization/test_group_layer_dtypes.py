@@ -35,3 +35,15 @@ def test_layer_normalization_of_an_empty_batch():
     y = link(numpy.zeros((0, 3), numpy.float32))
     assert y.shape == (0, 3)
     assert link.gamma.shape == (3,)
+
+
+def test_batch_normalization_of_a_channel_last_input():
+    from chainer import memory_layouts
+    raw = numpy.random.RandomState(0).rand(2, 5, 4, 3).astype(numpy.float32)
+    x = chainer.Variable(raw, layout=memory_layouts.CUDNN_CHANNEL_LAST_X)
+    y = L.BatchNormalization(3)(x)
+    assert y.layout == memory_layouts.CUDNN_CHANNEL_LAST_X
+    assert y.shape == (2, 3, 5, 4)
+    want = L.BatchNormalization(3)(x.as_layout(None))
+    numpy.testing.assert_allclose(y.as_layout(None).array, want.array,
+                                  rtol=1e-6)
