@@ -1,0 +1,1 @@
+from chainermn.testing.device import get_device  # NOQA

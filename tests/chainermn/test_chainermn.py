@@ -1,0 +1,124 @@
+"""chainermn: what runs in one process, and the runner of the multi-process
+cases (``mpi_cases.py``) under ``mpiexec -n 2`` and ``-n 3``.
+
+The MPI cases are skipped, not failed, where mpi4py or mpiexec is missing.
+"""
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+import pytest
+
+import chainermn
+from chainermn.datasets.scatter import _scatter_index
+from chainermn.extensions._multi_node_snapshot import _parse_replica_sets
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def _mpiexec():
+    try:
+        import mpi4py  # noqa: F401
+    except ImportError:
+        return None
+    candidate = os.path.join(os.path.dirname(sys.executable), 'mpiexec')
+    return candidate if os.path.exists(candidate) else shutil.which('mpiexec')
+
+
+def _run_mpi(n, args, timeout):
+    mpiexec = _mpiexec()
+    if mpiexec is None:
+        pytest.skip('needs mpi4py and mpiexec (pip install "chainer[mpi]")')
+    flags = ['--oversubscribe'] if b'Open MPI' in subprocess.run(
+        [mpiexec, '--version'], capture_output=True).stdout else []
+    env = dict(os.environ, OMP_NUM_THREADS='1', PYTHONPATH=os.pathsep.join(
+        [os.path.dirname(os.path.dirname(HERE))] + sys.path))
+    return subprocess.run([mpiexec, '-n', str(n)] + flags + [sys.executable] + args,
+                          capture_output=True, text=True, timeout=timeout, env=env,
+                          start_new_session=True)
+
+
+def test_version_without_mpi4py():
+    # chainermn imports without mpi4py; a communicator then names the extra.
+    code = ('import sys; sys.modules["mpi4py"] = None\n'
+            'import chainermn; print(chainermn.__version__)\n'
+            'try:\n    chainermn.create_communicator("naive")\n'
+            'except ImportError as e:\n    print(e)\n')
+    out = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True,
+                         check=True).stdout.splitlines()
+    assert out[0] == chainermn.__version__ == '8.0.0'
+    assert "pip install 'chainer[mpi]'" in out[1]
+
+
+@pytest.mark.parametrize('name', ['hierarchical', 'two_dimensional', 'single_node', 'x'])
+def test_unknown_communicator(name):
+    with pytest.raises(ValueError, match='Unrecognized communicator'):
+        chainermn.create_communicator(name)
+
+
+def test_allreduce_grad_dtype_only_for_pure_nccl():
+    with pytest.raises(ValueError, match='pure_nccl'):
+        chainermn.create_communicator('naive', allreduce_grad_dtype='float16')
+
+
+def test_gpu_communicators_need_nccl():
+    if chainermn.nccl.available:
+        pytest.skip('NCCL is available here')
+    code = ('import chainermn\nfor n in ("pure_nccl", "non_cuda_aware"):\n'
+            '    try:\n        chainermn.create_communicator(n)\n'
+            '    except RuntimeError as e:\n        print(e)\n')
+    if _mpiexec() is None:
+        pytest.skip('needs mpi4py')
+    out = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.count('needs CuPy built with NCCL') == 2
+
+
+@pytest.mark.parametrize('n,size', [(5, 2), (7, 3), (10, 3), (11, 3), (3, 3), (100, 7)])
+def test_scatter_index_shares(n, size):
+    unequal = [_scatter_index(n, size, r, False) for r in range(size)]
+    # Contiguous, covering, sizes differing by at most one.
+    assert unequal[0][0] == 0 and unequal[-1][1] == n
+    assert all(a[1] == b[0] for a, b in zip(unequal, unequal[1:]))
+    assert max(e - b for b, e in unequal) - min(e - b for b, e in unequal) <= 1
+    equal = [_scatter_index(n, size, r, True) for r in range(size)]
+    assert {e - b for b, e in equal} == {-(-n // size)}
+    assert set().union(*(range(b, e) for b, e in equal)) == set(range(n))
+    assert equal[-1][1] == n
+
+
+def test_parse_replica_sets():
+    assert _parse_replica_sets([0, 1], 4) == [{0}, {1}, {2, 3}]
+    assert _parse_replica_sets([], 3) == [{0, 1, 2}]
+    assert _parse_replica_sets([[0, 2]], 4) == [{0, 2}, {1, 3}]
+
+
+def test_empty_dataset():
+    assert chainermn.datasets.create_empty_dataset(range(3)) == [(), (), ()]
+
+
+@pytest.mark.parametrize('n', [2, 3])
+def test_under_mpiexec(n, tmp_path):
+    # Every rank runs mpi_cases.py's cases with pytest; a case failing on any
+    # rank fails on all of them (see its conftest), and the run must end.
+    r = _run_mpi(n, ['-m', 'pytest', '-q', '-x', '-p', 'no:cacheprovider',
+                     '--rootdir', str(tmp_path), '-c', os.devnull,
+                     '--basetemp', str(tmp_path / 'base'),
+                     os.path.join(HERE, 'mpi_cases.py')], timeout=240)
+    assert r.returncode == 0, r.stdout[-6000:] + r.stderr[-3000:]
+    assert r.stdout.count(' passed') == n, r.stdout[-3000:]
+
+
+def test_exception_on_one_rank_aborts_all():
+    code = ('import chainermn, time\nchainermn.global_except_hook.add_hook()\n'
+            'comm = chainermn.create_communicator("naive")\n'
+            'if comm.rank == 1:\n    raise RuntimeError("boom on rank 1")\n'
+            'comm.recv_obj(1)  # would wait forever without the hook\n')
+    start = time.time()
+    r = _run_mpi(2, ['-c', code], timeout=60)
+    assert r.returncode != 0
+    assert 'boom on rank 1' in r.stderr
+    assert time.time() - start < 30
