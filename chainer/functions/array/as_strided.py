@@ -49,6 +49,14 @@ def _index(xp, shape, strides, offset):
     return index
 
 
+def _check_inside(index, size):
+    if index.size:
+        if int(index.max()) >= size:
+            raise ValueError('Out of buffer: too large index was specified')
+        if int(index.min()) < 0:
+            raise ValueError('Out of buffer: too small index was specified')
+
+
 def _gather(x, shape, strides, storage_offset):
     """(the strided view of x's storage as a new array, the storage index
     of each element of x, that of each element of the view, the storage's
@@ -58,11 +66,7 @@ def _gather(x, shape, strides, storage_offset):
     if storage_offset is None:
         storage_offset = int(in_index.ravel()[0]) if x.size else 0
     out_index = _index(xp, shape, strides, storage_offset)
-    if out_index.size:
-        if int(out_index.max()) >= storage.size:
-            raise ValueError('Out of buffer: too large index was specified')
-        if int(out_index.min()) < 0:
-            raise ValueError('Out of buffer: too small index was specified')
+    _check_inside(out_index, storage.size)
     return storage[out_index], in_index, out_index, storage.size
 
 
@@ -76,10 +80,7 @@ def _stride_array(x, shape, strides, storage_offset):
     storage, in_index = _storage(x)
     if storage_offset is None:
         storage_offset = int(in_index.ravel()[0]) if x.size else 0
-    index = _index(xp, shape, strides, storage_offset)
-    if index.size and (int(index.max()) >= storage.size or
-                       int(index.min()) < 0):
-        raise ValueError('Out of buffer: the view leaves the storage')
+    _check_inside(_index(xp, shape, strides, storage_offset), storage.size)
     item = storage.itemsize
     if xp is numpy:
         from numpy.lib.stride_tricks import as_strided

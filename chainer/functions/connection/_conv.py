@@ -83,15 +83,22 @@ def _copy_rows(xp, view):
     return xp.ascontiguousarray(view)
 
 
+# The largest m * n * k OpenBLAS hands to its layout-specific small-matrix
+# kernels (measured: larger products give the same bits in any layout).
+_SMALL_GEMM = 1000000
+
+
 def _window_rows(xp, x, ksize, stride, pad, dilate, cover_all, outs,
                  n_other):
     """Chainer's im2col matrix ``(n * prod(outs), c * prod(ksize))``, with
     the values BLAS gives Chainer's ``numpy.tensordot`` (its float32
     rounding depends on the call).  ``n_other`` is the other free size of
-    the product.  A real GEMM gives the same bits whatever the layout of
+    the product.  A large GEMM gives the same bits whatever the layout of
     the matrix, so it is a transposed view of one fast copy in
-    ``(c, *ksize, n, *outs)`` order; a product that degenerates to a
-    matrix-vector one (a size of 1) takes tensordot's own layout.
+    ``(c, *ksize, n, *outs)`` order.  A small product (OpenBLAS sums those
+    of up to 100**3 multiply-adds in kernels of their own, one per layout,
+    on AVX-512 machines) or one that degenerates to a matrix-vector one (a
+    size of 1) takes tensordot's own C-contiguous layout.
     """
     nd = x.ndim - 2
     n, c = x.shape[:2]
@@ -99,7 +106,7 @@ def _window_rows(xp, x, ksize, stride, pad, dilate, cover_all, outs,
     outs = view.shape[2 + nd:]
     m = n * size_of_shape(outs)
     k = c * size_of_shape(ksize)
-    if min(m, k, n_other) > 1:
+    if min(m, k, n_other) > 1 and m * k * n_other > _SMALL_GEMM:
         axes = tuple(range(1, 2 + nd)) + (0,) + tuple(range(2 + nd,
                                                              2 + 2 * nd))
         col = _copy_rows(xp, view.transpose(axes))
