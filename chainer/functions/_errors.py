@@ -12,6 +12,16 @@ class AssertionValueError(ValueError, AssertionError):
     catches."""
 
 
+class LabelRangeError(IndexError, ValueError):
+    """A label or index out of range: an IndexError (NumPy's) that is also
+    the ValueError Chainer raised on some of them."""
+
+
+class ZeroSizeError(ValueError, ZeroDivisionError):
+    """A division by a size of zero: a ValueError naming the function that
+    code catching Chainer's ZeroDivisionError also catches."""
+
+
 def invalid_type(func, expect, actual, assertion=False):
     """An InvalidType for ``func`` (a FunctionNode or a label); with
     ``assertion``, one that is also an AssertionError (where Chainer
@@ -58,8 +68,113 @@ def check_float(func, x, name='x'):
                            '{} != f'.format(x.dtype.kind))
 
 
+def check_array(fname, name, x):
+    """Raises TypeError unless ``x`` is a Variable or an array."""
+    from chainer import backend, variable
+    if not isinstance(x, (variable.Variable,) + backend._get_array_types()):
+        raise TypeError(
+            '{}: argument {!r} must be a Variable or a numpy/cupy array, '
+            'but got {}'.format(fname, name, type(x).__name__))
+
+
+def check_floats(func, arrays, names):
+    """:func:`check_float` for each array (None skipped) with its name."""
+    for x, name in zip(arrays, names):
+        if x is not None and x.dtype.kind != 'f':
+            raise invalid_type(func, '{}.dtype.kind == f'.format(name),
+                               '{} != f'.format(x.dtype.kind))
+
+
 def check_same_dtype(func, x, y, names=('lhs', 'rhs')):
     if x.dtype != y.dtype:
         raise invalid_type(
             func, '{}.dtype == {}.dtype'.format(*names),
             '{} != {}'.format(x.dtype, y.dtype))
+
+
+_NON_ARRAY = (list, tuple, str, bytes, int, float, complex, bool, type(None))
+
+
+def names_bad_arguments(func):
+    """Decorates a public function of ``chainer.functions`` so that an error
+    its body runs into on bad input names the function and the argument.
+
+    The call itself is untouched (no check runs on the success path).  An
+    ``AttributeError`` on a list, str, None or Python scalar where an array
+    was expected becomes a TypeError naming the argument; a bare
+    ValueError, IndexError, ZeroDivisionError or AssertionError (NumPy's
+    broadcasting message, an ``assert``) gets the function's name in front,
+    keeping its type.  Errors that already name the function, and
+    InvalidType, go through as they are.
+    """
+    import functools
+    import inspect
+
+    name = func.__name__
+    signature = inspect.signature(func)
+    key = name.replace('_', '').lower()
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        try:
+            return func(*args, **kwargs)
+        except (AttributeError, TypeError, ValueError, IndexError,
+                ZeroDivisionError, AssertionError) as e:
+            err = _named(e, name, key, signature, args, kwargs)
+            if err is None:
+                raise
+            raise err from e
+    return wrapper
+
+
+def _argument_of_type(signature, args, kwargs, type_name):
+    try:
+        bound = signature.bind(*args, **kwargs)
+    except TypeError:
+        return None
+    for arg, value in bound.arguments.items():
+        if isinstance(value, _NON_ARRAY) and \
+                type(value).__name__ == type_name:
+            return arg
+        if isinstance(value, (list, tuple)):  # a sequence of arrays
+            for i, item in enumerate(value):
+                if isinstance(item, _NON_ARRAY) and \
+                        type(item).__name__ == type_name:
+                    return '{}[{}]'.format(arg, i)
+    return None
+
+
+def _named(e, name, key, signature, args, kwargs):
+    from chainer.utils import type_check
+    if isinstance(e, type_check.InvalidType):
+        return None
+    msg = str(e)
+    if key in msg.replace('_', '').lower():
+        return None
+    if isinstance(e, (AttributeError, TypeError)):
+        # "'list' object has no attribute 'shape'", "'NoneType' object is
+        # not subscriptable", ...
+        head = msg.split("'")
+        if len(head) >= 3 and head[0] == '':
+            arg = _argument_of_type(signature, args, kwargs, head[1])
+            if arg is not None:
+                arg = "'{}'".format(arg)
+                return TypeError(
+                    '{}: argument {} must be a Variable or a numpy/cupy '
+                    'array, but got {}'.format(name, arg, head[1]))
+        if isinstance(e, AttributeError):
+            return None  # not about the input: a bug to see as it is
+        if ': input ' in msg:
+            return None  # FunctionNode.apply names its node already
+    if isinstance(e, ZeroDivisionError):
+        return ZeroSizeError('{}: division by zero ({}): an empty axis, or a '
+                             'size that must be positive given as 0'.format(
+                                 name, msg))
+    if isinstance(e, AssertionError) and not isinstance(e, ValueError):
+        return AssertionValueError('{}: bad argument{}'.format(
+            name, ': ' + msg if msg else ''))
+    try:
+        err = type(e)('{}: {}'.format(name, msg))
+    except Exception:
+        return None
+    return err

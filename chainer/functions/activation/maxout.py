@@ -4,6 +4,7 @@ import numpy
 
 from chainer.function_node import FunctionNode
 from chainer.functions._errors import check_float, invalid_type
+from chainer.functions._errors import names_bad_arguments
 
 # numpy.exceptions exists from NumPy 1.25; older NumPy has numpy.AxisError.
 _AxisError = getattr(numpy, 'exceptions', numpy).AxisError
@@ -47,6 +48,7 @@ class Maxout(FunctionNode):
         return reshape(gx, self._in_shape),
 
 
+@names_bad_arguments
 def maxout(x, pool_size, axis=1):
     """Maxout activation function.
 

@@ -4,6 +4,7 @@ import chainer
 from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions._errors import check_float, invalid_type
+from chainer.functions._errors import names_bad_arguments
 
 
 def _slopes(x, lower, upper):
@@ -48,6 +49,7 @@ class RReLU(FunctionNode):
         return grad_outputs[0] * xp.where(x >= 0, x.dtype.type(1), self.r),
 
 
+@names_bad_arguments
 def rrelu(x, l=1. / 8, u=1. / 3, **kwargs):  # NOQA: E741 (Chainer's name)
     """rrelu(x, l=1. / 8, u=1. / 3, *, r=None, return_r=False)
 

@@ -10,6 +10,7 @@ import numpy
 
 from chainer import backend
 from chainer.function_node import FunctionNode
+from chainer.functions._errors import names_bad_arguments
 
 
 def _pointer(a):
@@ -130,6 +131,7 @@ class AsStrided(FunctionNode):
         return gx,
 
 
+@names_bad_arguments
 def as_strided(x, shape, strides, storage_offset=None):
     """Create a new view of array with the given shape, strides, and offset.
 

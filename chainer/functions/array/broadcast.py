@@ -5,6 +5,7 @@ import numpy
 from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions._errors import broadcast_error, invalid_type
+from chainer.functions._errors import names_bad_arguments
 
 
 def _broadcast_to_error(func, x_shape, shape):
@@ -39,6 +40,7 @@ class BroadcastTo(FunctionNode):
         return grad_outputs
 
 
+@names_bad_arguments
 def broadcast_to(x, shape):
     """Broadcasts a given variable to a given shape.
 

@@ -3,6 +3,7 @@
 import numpy
 
 from chainer.function_node import FunctionNode
+from chainer.functions._errors import names_bad_arguments
 
 
 class Cast(FunctionNode):
@@ -20,6 +21,7 @@ class Cast(FunctionNode):
         return Cast(self._in_type).apply(grad_outputs)
 
 
+@names_bad_arguments
 def cast(x, typ):
     """Casts an input variable to a given type.
 

@@ -1,8 +1,10 @@
 """``F.flatten``."""
 
 from chainer.functions.array.reshape import reshape
+from chainer.functions._errors import names_bad_arguments
 
 
+@names_bad_arguments
 def flatten(x):
     """Flatten a given array into one dimension.
 

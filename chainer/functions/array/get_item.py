@@ -10,6 +10,7 @@ import numpy
 from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.variable import Variable
+from chainer.functions._errors import names_bad_arguments
 
 
 def _normalize_slices(slices):
@@ -119,6 +120,7 @@ class GetItemGrad(FunctionNode):
         return GetItem(self.slices).apply(ggx)
 
 
+@names_bad_arguments
 def get_item(x, slices):
     """Extracts elements from an array with an index, differentiably.
 

@@ -6,6 +6,7 @@ import chainer
 from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions._errors import invalid_type
+from chainer.functions._errors import names_bad_arguments
 
 
 def _check_permutation(indices):
@@ -55,6 +56,7 @@ class Permutate(FunctionNode):
             grad_outputs)
 
 
+@names_bad_arguments
 def permutate(x, indices, axis=0, inv=False):
     """Permutates a given variable along an axis.
 

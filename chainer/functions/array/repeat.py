@@ -4,6 +4,7 @@ import numpy
 
 from chainer import backend
 from chainer.function_node import FunctionNode
+from chainer.functions._errors import names_bad_arguments
 
 # numpy.exceptions exists from NumPy 1.25; older NumPy has numpy.AxisError.
 _AxisError = getattr(numpy, 'exceptions', numpy).AxisError
@@ -77,6 +78,7 @@ class Repeat(FunctionNode):
         return reshape(gx, self._in_shape),
 
 
+@names_bad_arguments
 def repeat(x, repeats, axis=None):
     """Construct an array by repeating a given array.
 

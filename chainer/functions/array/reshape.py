@@ -2,6 +2,7 @@
 
 from chainer.function_node import FunctionNode
 from chainer.functions._errors import invalid_type
+from chainer.functions._errors import names_bad_arguments
 
 
 def _count_known(shape):
@@ -39,6 +40,7 @@ class Reshape(FunctionNode):
         return reshape(grad_outputs[0], self._in_shape),
 
 
+@names_bad_arguments
 def reshape(x, shape):
     """Reshapes an input variable without copy.
 

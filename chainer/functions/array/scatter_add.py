@@ -7,6 +7,7 @@ from chainer.function_node import FunctionNode
 from chainer.functions._errors import invalid_type
 from chainer.functions.array.get_item import _as_tuple
 from chainer.functions.array.get_item import _normalize_slices, _to_xp
+from chainer.functions._errors import names_bad_arguments
 
 
 class ScatterAdd(FunctionNode):
@@ -49,6 +50,7 @@ class ScatterAdd(FunctionNode):
         return gy, get_item(gy, self._index)
 
 
+@names_bad_arguments
 def scatter_add(a, slices, b):
     """Adds given values to specified elements of an array.
 

@@ -1,9 +1,12 @@
 """``F.select_item``."""
 
+import numpy
+
 import chainer
 from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions._errors import invalid_type
+from chainer.functions._errors import names_bad_arguments
 
 
 class SelectItem(FunctionNode):
@@ -23,7 +26,8 @@ class SelectItem(FunctionNode):
         if x.shape[0] != t.shape[0]:
             raise invalid_type(self, 'x.shape[0] == t.shape[0]',
                                '{} != {}'.format(x.shape[0], t.shape[0]))
-        if chainer.config.debug and t.size and \
+        if (chainer.config.debug or isinstance(t, numpy.ndarray)) and \
+                t.size and \
                 ((t < 0) | (t >= x.shape[1])).any():
             raise ValueError('Each label `t` need to satisfty '
                              '`0 <= t < x.shape[1]`')  # sic: Chainer's text
@@ -39,6 +43,7 @@ class SelectItem(FunctionNode):
             (gy,))[0], None
 
 
+@names_bad_arguments
 def select_item(x, t):
     """Select elements stored in given indices.
 

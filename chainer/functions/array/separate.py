@@ -4,6 +4,7 @@ import chainer
 from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions._errors import invalid_type
+from chainer.functions._errors import names_bad_arguments
 
 
 class Separate(FunctionNode):
@@ -37,6 +38,7 @@ class Separate(FunctionNode):
         return stack(gys, self._axis),
 
 
+@names_bad_arguments
 def separate(x, axis=0):
     """Separates an array along a given axis.
 

@@ -10,6 +10,7 @@ from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions._errors import invalid_type
 from chainer.functions.array.spatial_transformer_grid import _reject_kwargs
+from chainer.functions._errors import names_bad_arguments
 
 
 def _corners(x, grid):
@@ -108,6 +109,7 @@ class SpatialTransformerSamplerGrad(FunctionNode):
             'backpropagation')
 
 
+@names_bad_arguments
 def spatial_transformer_sampler(x, grid, **kwargs):
     """2D Spatial Transformer sampler.
 

@@ -1,6 +1,7 @@
 """``F.swapaxes``."""
 
 from chainer.function_node import FunctionNode
+from chainer.functions._errors import names_bad_arguments
 
 
 class Swapaxes(FunctionNode):
@@ -18,6 +19,7 @@ class Swapaxes(FunctionNode):
         return Swapaxes(self.axis1, self.axis2).apply(grad_outputs)
 
 
+@names_bad_arguments
 def swapaxes(x, axis1, axis2):
     """Swap two axes of a variable.
 

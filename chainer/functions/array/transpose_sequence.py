@@ -5,6 +5,7 @@ import chainer
 from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions._errors import invalid_type
+from chainer.functions._errors import names_bad_arguments
 
 
 class TransposeSequence(FunctionNode):
@@ -49,6 +50,7 @@ class TransposeSequence(FunctionNode):
         return tuple(gxs[i] for i in indexes)
 
 
+@names_bad_arguments
 def transpose_sequence(xs):
     """Transpose a list of Variables.
 

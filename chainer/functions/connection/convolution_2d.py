@@ -9,6 +9,7 @@ import numpy
 from chainer.functions.connection import _conv
 from chainer.functions.connection.convolution_nd import ConvolutionND
 from chainer.functions.connection.convolution_nd import ConvolutionNDGradW
+from chainer.functions._errors import names_bad_arguments
 
 
 class _Attrs2D:
@@ -49,6 +50,7 @@ class Convolution2DGradW(_Attrs2D, ConvolutionNDGradW):
     """The filter gradient of a 2-D convolution, from ``(x, gy)``."""
 
 
+@names_bad_arguments
 def convolution_2d(x, W, b=None, stride=1, pad=0, cover_all=False,
                    **kwargs):
     """Two-dimensional convolution function.

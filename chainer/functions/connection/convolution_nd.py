@@ -7,6 +7,7 @@ deconvolution and a convolution.
 
 from chainer.function_node import FunctionNode
 from chainer.functions.connection import _conv
+from chainer.functions._errors import names_bad_arguments
 
 
 def _family(two_d):
@@ -25,11 +26,15 @@ class _ConvParams:
     """Geometry shared by the convolution-family nodes."""
 
     _two_d = False
+    _negative_pad = False  # a deconvolution's crops less than nothing
 
     def _set(self, ndim, stride, pad, cover_all, dilate, groups):
         self.ndim = ndim
         self.stride, self.pad, self.dilate, self.groups = _conv.normalize(
             ndim, stride, pad, dilate, groups)
+        if not self._negative_pad and any(p < 0 for p in self.pad):
+            raise ValueError('pad must be non-negative integers, got '
+                             '{}'.format(self.pad))
         self.cover_all = bool(cover_all)
 
     def _new(self, cls, cover_all=None, outsize=None):
@@ -118,6 +123,7 @@ class ConvolutionNDGradW(_ConvParams, FunctionNode):
         return tuple(ret)
 
 
+@names_bad_arguments
 def convolution_nd(x, W, b=None, stride=1, pad=0, cover_all=False,
                    dilate=1, groups=1):
     """N-dimensional convolution function.
@@ -164,6 +170,7 @@ def _check_ndim(fname, x, n):
             'shape {}'.format(fname, n + 2, n, x.shape))
 
 
+@names_bad_arguments
 def convolution_1d(x, W, b=None, stride=1, pad=0, cover_all=False,
                    dilate=1, groups=1):
     """1-dimensional convolution function (:func:`convolution_nd` on
@@ -172,6 +179,7 @@ def convolution_1d(x, W, b=None, stride=1, pad=0, cover_all=False,
     return convolution_nd(x, W, b, stride, pad, cover_all, dilate, groups)
 
 
+@names_bad_arguments
 def convolution_3d(x, W, b=None, stride=1, pad=0, cover_all=False,
                    dilate=1, groups=1):
     """3-dimensional convolution function (:func:`convolution_nd` on

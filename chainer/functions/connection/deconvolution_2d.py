@@ -4,6 +4,7 @@
 from chainer.functions.connection import _conv
 from chainer.functions.connection.convolution_2d import _Attrs2D
 from chainer.functions.connection.deconvolution_nd import DeconvolutionND
+from chainer.functions._errors import names_bad_arguments
 
 
 class Deconvolution2DFunction(_Attrs2D, DeconvolutionND):
@@ -21,6 +22,7 @@ class Deconvolution2DFunction(_Attrs2D, DeconvolutionND):
         self.outsize = self.outs = outsize
 
 
+@names_bad_arguments
 def deconvolution_2d(x, W, b=None, stride=1, pad=0, outsize=None, **kwargs):
     """Two dimensional deconvolution function.
 

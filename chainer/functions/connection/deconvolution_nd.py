@@ -5,10 +5,13 @@ from chainer.function_node import FunctionNode
 from chainer.functions.connection import _conv
 from chainer.functions.connection.convolution_nd import _check_ndim
 from chainer.functions.connection.convolution_nd import _ConvParams
+from chainer.functions._errors import names_bad_arguments
 
 
 class DeconvolutionND(_ConvParams, FunctionNode):
     """N-dimensional deconvolution of ``(x, W[, b])``."""
+
+    _negative_pad = True
 
     outs = None  # the output size, as Chainer names it (set by forward)
 
@@ -59,6 +62,7 @@ class DeconvolutionND(_ConvParams, FunctionNode):
         return tuple(ret)
 
 
+@names_bad_arguments
 def deconvolution_nd(x, W, b=None, stride=1, pad=0, outsize=None, dilate=1,
                      groups=1):
     """N-dimensional deconvolution function.
@@ -99,6 +103,7 @@ def deconvolution_nd(x, W, b=None, stride=1, pad=0, outsize=None, dilate=1,
     return func.apply(args)[0]
 
 
+@names_bad_arguments
 def deconvolution_1d(x, W, b=None, stride=1, pad=0, outsize=None, dilate=1,
                      groups=1):
     """1-dimensional deconvolution function (:func:`deconvolution_nd` on
@@ -107,6 +112,7 @@ def deconvolution_1d(x, W, b=None, stride=1, pad=0, outsize=None, dilate=1,
     return deconvolution_nd(x, W, b, stride, pad, outsize, dilate, groups)
 
 
+@names_bad_arguments
 def deconvolution_3d(x, W, b=None, stride=1, pad=0, outsize=None, dilate=1,
                      groups=1):
     """3-dimensional deconvolution function (:func:`deconvolution_nd` on

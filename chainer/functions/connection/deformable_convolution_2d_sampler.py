@@ -18,6 +18,7 @@ import chainer
 from chainer import backend
 from chainer.functions._errors import invalid_type
 from chainer.utils.conv_nd import as_tuple
+from chainer.functions._errors import names_bad_arguments
 
 _LABEL = 'deformable_convolution_2d_sampler'
 
@@ -51,6 +52,7 @@ def _check(x, offset, W, b):
                                                                W.shape))
 
 
+@names_bad_arguments
 def deformable_convolution_2d_sampler(x, offset, W, b=None, stride=1, pad=0):
     """Two-dimensional deformable convolution function using computed offset.
 

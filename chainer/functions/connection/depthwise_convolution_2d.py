@@ -2,8 +2,10 @@
 own filters (a grouped convolution with one channel per group)."""
 
 from chainer.functions.connection.convolution_2d import convolution_2d
+from chainer.functions._errors import names_bad_arguments
 
 
+@names_bad_arguments
 def depthwise_convolution_2d(x, W, b=None, stride=1, pad=0):
     """Two-dimensional depthwise convolution function.
 

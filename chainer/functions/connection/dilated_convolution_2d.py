@@ -1,8 +1,10 @@
 """``F.dilated_convolution_2d``: a convolution with dilated filters."""
 
 from chainer.functions.connection.convolution_2d import convolution_2d
+from chainer.functions._errors import names_bad_arguments
 
 
+@names_bad_arguments
 def dilated_convolution_2d(x, W, b=None, stride=1, pad=0, dilate=1,
                            cover_all=False):
     """Two-dimensional dilated convolution function.

@@ -1,9 +1,12 @@
 """Embedding lookup: ``F.embed_id`` (``y = W[x]``)."""
 
+import numpy
+
 import chainer
 from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions._errors import invalid_type
+from chainer.functions._errors import names_bad_arguments
 
 
 class EmbedIDFunction(FunctionNode):
@@ -22,7 +25,8 @@ class EmbedIDFunction(FunctionNode):
                                '{} != f'.format(W.dtype.kind))
         if W.ndim != 2:
             raise invalid_type(self, 'in_types[1].ndim == 2', '{} != 2'.format(W.ndim))
-        if chainer.config.debug and x.size:
+        if (chainer.config.debug or isinstance(x, numpy.ndarray)) and \
+                x.size:
             bad = (x < 0) | (x >= len(W))
             if self.ignore_label is not None:
                 bad &= x != self.ignore_label
@@ -75,6 +79,7 @@ class EmbedIDGrad(FunctionNode):
         return None, embed_id(x, grad_outputs[0], self.ignore_label)
 
 
+@names_bad_arguments
 def embed_id(x, W, ignore_label=None):
     """Efficient linear function for one-hot input.
 

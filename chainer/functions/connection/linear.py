@@ -138,7 +138,12 @@ def linear(x, W, b=None, n_batch_axes=1):
     """
     if n_batch_axes <= 0:
         raise ValueError('n_batch_axes should be greater than 0.')
-    shape = x.shape
+    try:
+        shape = x.shape
+    except AttributeError:
+        raise TypeError(
+            "linear: argument 'x' must be a Variable or a numpy/cupy array, "
+            'but got {}'.format(type(x).__name__)) from None
     if len(shape) != n_batch_axes + 1:
         from chainer.functions.array.reshape import reshape
         if len(shape) < n_batch_axes:

@@ -11,6 +11,7 @@ from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions._errors import invalid_type
 from chainer.utils.conv_nd import as_tuple, conv_outs, im2col_view
+from chainer.functions._errors import names_bad_arguments
 
 
 class LocalConvolution2DFunction(FunctionNode):
@@ -104,6 +105,7 @@ class LocalConvolution2DFunction(FunctionNode):
         return ret
 
 
+@names_bad_arguments
 def local_convolution_2d(x, W, b=None, stride=1):
     """Two-dimensional local convolution function.
 

@@ -11,6 +11,7 @@ from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions._errors import invalid_type
 from chainer.utils.conv_nd import as_tuple
+from chainer.functions._errors import names_bad_arguments
 
 
 def _ranges(o, size):
@@ -65,6 +66,7 @@ class Shift(FunctionNode):
             grad_outputs)
 
 
+@names_bad_arguments
 def shift(x, ksize=3, dilate=1):
     """Shift function.
 

@@ -3,6 +3,7 @@
 from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions._errors import check_float, invalid_type
+from chainer.functions.loss._util import check_label_range
 
 
 def _check_label_inputs(func, y, t):
@@ -40,6 +41,8 @@ class Accuracy(FunctionNode):
     def forward(self, inputs):
         y, t = inputs
         _check_label_inputs(self, y, t)
+        if y.ndim > 1:
+            check_label_range(self, t, y.shape[1], self.ignore_label)
         xp = backend.get_array_module(y)
         if t.size == 0 and self.ignore_label is None:
             return xp.asarray(float('nan'), dtype=y.dtype),

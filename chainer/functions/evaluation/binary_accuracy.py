@@ -3,6 +3,7 @@
 from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions._errors import check_float, invalid_type
+from chainer.functions.loss._util import check_label_range
 
 
 class BinaryAccuracy(FunctionNode):
@@ -19,6 +20,7 @@ class BinaryAccuracy(FunctionNode):
         if t.shape != y.shape:
             raise invalid_type(self, 't.shape == x.shape',
                                '{} != {}'.format(t.shape, y.shape))
+        check_label_range(self, t, 2, -1)
         xp = backend.get_array_module(y)
         keep = t != self.ignore_label
         # A score of exactly 0 predicts the positive class.

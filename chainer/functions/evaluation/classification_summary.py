@@ -6,6 +6,8 @@ import numpy
 from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions.evaluation.accuracy import _check_label_inputs
+from chainer.functions._errors import names_bad_arguments
+from chainer.functions.loss._util import check_label_range
 
 
 class ClassificationSummary(FunctionNode):
@@ -20,6 +22,10 @@ class ClassificationSummary(FunctionNode):
     def forward(self, inputs):
         y, t = inputs
         _check_label_inputs(self, y, t)
+        if y.ndim > 1:
+            n = y.shape[1] if self.label_num is None else \
+                max(y.shape[1], self.label_num)
+            check_label_range(self, t, n, self.ignore_label)
         xp = backend.get_array_module(y)
         # Without label_num the labels are counted from t, ignored ones
         # included (so all-ignored labels -1 give 0 classes, as in Chainer).
@@ -44,6 +50,7 @@ class ClassificationSummary(FunctionNode):
         return precision, recall, fbeta, support
 
 
+@names_bad_arguments
 def classification_summary(y, t, label_num=None, beta=1.0, ignore_label=-1):
     """Calculates Precision, Recall, F beta Score, and support.
 
@@ -86,6 +93,7 @@ def classification_summary(y, t, label_num=None, beta=1.0, ignore_label=-1):
     return ClassificationSummary(label_num, beta, ignore_label).apply((y, t))
 
 
+@names_bad_arguments
 def precision(y, t, label_num=None, ignore_label=-1):
     """Per-class precision: ``(precision, support)`` of
     :func:`classification_summary`.
@@ -100,6 +108,7 @@ def precision(y, t, label_num=None, ignore_label=-1):
     return ret[0], ret[-1]
 
 
+@names_bad_arguments
 def recall(y, t, label_num=None, ignore_label=-1):
     """Per-class recall: ``(recall, support)`` of
     :func:`classification_summary`.
@@ -114,6 +123,7 @@ def recall(y, t, label_num=None, ignore_label=-1):
     return ret[1], ret[-1]
 
 
+@names_bad_arguments
 def f1_score(y, t, label_num=None, ignore_label=-1):
     """Per-class F1 score: ``(f1, support)`` of
     :func:`classification_summary` with ``beta=1``.

@@ -4,7 +4,7 @@ import numpy
 
 from chainer import backend
 from chainer.function_node import FunctionNode
-from chainer.functions._errors import check_float, invalid_type
+from chainer.functions._errors import invalid_type, check_floats
 
 # numpy.exceptions exists from NumPy 1.25; older NumPy has numpy.AxisError.
 _AxisError = getattr(numpy, 'exceptions', numpy).AxisError
@@ -23,7 +23,7 @@ class R2_score(FunctionNode):
 
     def forward(self, inputs):
         pred, true = inputs
-        check_float(self, pred, 'pred')
+        check_floats(self, inputs, ('pred', 'true'))
         if pred.shape != true.shape:
             raise invalid_type(self, 'pred.shape == true.shape',
                                '{} != {}'.format(pred.shape, true.shape))

@@ -170,7 +170,8 @@ def check_label_range(func, t, n, ignore_label=None):
     if bad.any():
         where = tuple(int(i[0]) for i in xp.nonzero(bad))
         label = func if isinstance(func, str) else func.label
-        raise IndexError(
+        from chainer.functions._errors import LabelRangeError
+        raise LabelRangeError(
             '{}: label {} at t[{}] is out of range: labels must be in '
             '[0, {}){}'.format(
                 label, int(t[where]), ', '.join(map(str, where)), n,

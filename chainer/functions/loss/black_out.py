@@ -7,8 +7,10 @@ backprop.
 from chainer.functions._errors import check_float, invalid_type
 from chainer.functions.loss._util import (as_array, check_int_labels,
                                           check_label_range, concat0)
+from chainer.functions._errors import names_bad_arguments
 
 
+@names_bad_arguments
 def black_out(x, t, W, samples, reduce='mean'):
     """BlackOut loss function.
 

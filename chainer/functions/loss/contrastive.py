@@ -3,7 +3,7 @@
 from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions._errors import invalid_type
-from chainer.functions.loss._util import (check_int_labels, check_pair,
+from chainer.functions.loss._util import (check_label_range, check_int_labels, check_pair,
                                           check_reduce, expand_gy, relu)
 
 
@@ -18,6 +18,7 @@ class Contrastive(FunctionNode):
         x0, x1, y = inputs
         check_pair(self, x0, x1)
         check_int_labels(self, y, 'y')
+        check_label_range(self, y, 2)
         # Chainer's checks, in its order.
         if x1.ndim and y.ndim and x1.shape[0] != y.shape[0]:
             raise invalid_type(self, 'x1.shape[0] == y.shape[0]',

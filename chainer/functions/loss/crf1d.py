@@ -14,6 +14,7 @@ from chainer.functions._errors import invalid_type
 from chainer.functions.loss._util import (as_array, check_int_labels,
                                           check_label_range, check_reduce,
                                           concat0)
+from chainer.functions._errors import names_bad_arguments
 
 
 def _check_xs(func, cost, xs):
@@ -25,7 +26,11 @@ def _check_xs(func, cost, xs):
         raise ValueError('{}: xs must not be empty'.format(func))
     prev = None
     for i, x in enumerate(xs):
-        shape = as_array(x).shape
+        a = as_array(x)
+        if a.dtype.kind != 'f':
+            raise invalid_type(func, 'xs[{}].dtype.kind == f'.format(i),
+                               '{} != f'.format(a.dtype.kind))
+        shape = a.shape
         if len(shape) != 2 or shape[1] != ca.shape[0] or \
                 (prev is not None and shape[0] > prev):
             raise invalid_type(
@@ -43,6 +48,7 @@ def _transitions(alpha, cost, k):
     return reshape(alpha, (b, k, 1)) + reshape(cost, (1, k, k))
 
 
+@names_bad_arguments
 def crf1d(cost, xs, ys, reduce='mean'):
     """Calculates negative log-likelihood of linear-chain CRF.
 
@@ -110,6 +116,7 @@ def crf1d(cost, xs, ys, reduce='mean'):
     return loss
 
 
+@names_bad_arguments
 def argmax_crf1d(cost, xs):
     """Computes a state that maximizes a joint probability of the given CRF.
 

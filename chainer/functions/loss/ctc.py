@@ -13,10 +13,11 @@ import numpy
 
 from chainer import backend
 from chainer.function_node import FunctionNode
-from chainer.functions._errors import invalid_type
+from chainer.functions._errors import invalid_type, check_floats
 from chainer.functions.loss._util import (as_array, check_int_labels,
                                           check_label_range, check_reduce,
                                           log_softmax_array)
+from chainer.functions._errors import names_bad_arguments
 
 _LOG_ZERO = -1e10  # Chainer reports an infeasible alignment as loss 1e10
 
@@ -38,6 +39,7 @@ class ConnectionistTemporalClassification(FunctionNode):
         self.reduce = reduce
 
     def forward(self, xs):
+        check_floats(self, xs, ['x[{}]'.format(i) for i in range(len(xs))])
         xp = backend.get_array_module(*xs)
         self.retain_inputs(tuple(range(len(xs))))
         dtype = xs[0].dtype
@@ -153,6 +155,7 @@ class _CTCGrad(FunctionNode):
             'backprop')
 
 
+@names_bad_arguments
 def connectionist_temporal_classification(
         x, t, blank_symbol, input_length=None, label_length=None,
         reduce='mean'):

@@ -12,6 +12,7 @@ from chainer.function_node import FunctionNode
 from chainer.functions._errors import check_float, invalid_type
 from chainer.functions.loss._util import (as_array, check_int_labels,
                                           relu)
+from chainer.functions._errors import names_bad_arguments
 
 
 class _SafeSqrt(FunctionNode):
@@ -40,6 +41,7 @@ def _norm(v, axis, norm):
     return _SafeSqrt().apply((_sum(v * v, axis=axis),))[0]
 
 
+@names_bad_arguments
 def discriminative_margin_based_clustering_loss(
         embeddings, labels, delta_v, delta_d, max_embedding_dim, norm=1,
         alpha=1.0, beta=1.0, gamma=0.001):

@@ -69,4 +69,7 @@ def huber_loss(x, t, delta, reduce='sum_along_second_axis'):
     array([1.5], dtype=float32)
     """
     check_reduce('huber_loss', reduce, ('sum_along_second_axis', 'no'))
+    if not delta > 0:
+        raise ValueError('huber_loss: delta must be positive, got {}'.format(
+            delta))
     return HuberLoss(delta, reduce).apply((x, t))[0]

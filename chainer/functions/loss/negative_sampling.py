@@ -2,10 +2,11 @@
 
 from chainer import backend
 from chainer.function_node import FunctionNode
-from chainer.functions._errors import check_float, invalid_type
+from chainer.functions._errors import check_float, invalid_type, check_floats
 from chainer.functions.loss._util import (check_int_labels,
                                           check_label_range, expand_gy,
                                           sigmoid, stable_softplus)
+from chainer.functions._errors import names_bad_arguments
 
 
 class NegativeSamplingFunction(FunctionNode):
@@ -23,6 +24,7 @@ class NegativeSamplingFunction(FunctionNode):
 
     def forward(self, inputs):
         x, t, W = inputs
+        check_floats(self, (x, W), ('x', 'W'))
         self.retain_inputs((0, 2))
         xp = backend.get_array_module(x)
         samples = self.samples
@@ -63,6 +65,7 @@ class NegativeSamplingFunction(FunctionNode):
         return tuple(ret)
 
 
+@names_bad_arguments
 def negative_sampling(x, t, W, sampler, sample_size, reduce='sum',
                       **kwargs):
     """Negative sampling loss function.

@@ -3,7 +3,7 @@
 from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions._errors import check_float, invalid_type
-from chainer.functions.loss._util import (check_int_labels, check_reduce,
+from chainer.functions.loss._util import (check_label_range, check_int_labels, check_reduce,
                                           sigmoid)
 
 
@@ -23,6 +23,7 @@ class SigmoidCrossEntropy(FunctionNode):
         if x.shape != t.shape:
             raise invalid_type(self, 'x.shape == t.shape',
                                '{} != {}'.format(x.shape, t.shape))
+        check_label_range(self, t, 2, self.ignore_label)
         self.retain_inputs((0,))
         xp = backend.get_array_module(x)
         self._valid = valid = t != self.ignore_label

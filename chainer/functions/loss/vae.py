@@ -10,6 +10,7 @@ import math
 from chainer.functions.loss._util import check_reduce, softplus
 from chainer.functions.math.exponential import exp
 from chainer.variable import as_variable
+from chainer.functions._errors import names_bad_arguments
 
 
 def _reduce(loss, reduce):
@@ -26,6 +27,7 @@ def _check(func, reduce):
     check_reduce(func, reduce, ('sum', 'mean', 'no'))
 
 
+@names_bad_arguments
 def gaussian_kl_divergence(mean, ln_var, reduce='sum'):
     """Computes the KL-divergence of Gaussian variables from the standard one.
 
@@ -54,6 +56,7 @@ def gaussian_kl_divergence(mean, ln_var, reduce='sum'):
     return _reduce(loss, reduce)
 
 
+@names_bad_arguments
 def bernoulli_nll(x, y, reduce='sum'):
     """Computes the negative log-likelihood of a Bernoulli distribution.
 
@@ -80,6 +83,7 @@ def bernoulli_nll(x, y, reduce='sum'):
     return _reduce(softplus(y) - y * x, reduce)
 
 
+@names_bad_arguments
 def gaussian_nll(x, mean, ln_var, reduce='sum'):
     """Computes the negative log-likelihood of a Gaussian distribution.
 

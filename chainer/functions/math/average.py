@@ -8,6 +8,7 @@ from chainer.functions.array.reshape import reshape
 from chainer.functions.math.sum import _normalize_axis, _np_mean
 from chainer.functions.math.sum import sum as _sum
 from chainer.variable import Variable
+from chainer.functions._errors import names_bad_arguments
 
 
 class Mean(FunctionNode):
@@ -50,6 +51,7 @@ class Mean(FunctionNode):
         return broadcast_to(gy, shape),
 
 
+@names_bad_arguments
 def average(x, axis=None, weights=None, keepdims=False):
     """Weighted average of array elements over given axes.
 

@@ -83,6 +83,7 @@ class Absolute(FunctionNode):
 
     def forward(self, inputs):
         self.retain_inputs((0,))
+        check_float(self, inputs[0])
         return abs(inputs[0]),
 
     def backward(self, indexes, grad_outputs):

@@ -2,6 +2,7 @@
 
 from chainer.function_node import FunctionNode
 from chainer.functions._errors import check_float, invalid_type
+from chainer.functions._errors import names_bad_arguments
 
 
 class BatchL2NormSquared(FunctionNode):
@@ -27,6 +28,7 @@ class BatchL2NormSquared(FunctionNode):
         return 2 * x * gy,
 
 
+@names_bad_arguments
 def batch_l2_norm_squared(x):
     """L2 norm (a.k.a. Euclidean norm) squared.
 

@@ -2,7 +2,7 @@
 
 from chainer import backend
 from chainer.function_node import FunctionNode
-from chainer.functions._errors import invalid_type
+from chainer.functions._errors import invalid_type, check_float
 
 
 def _check_axis(func, axis, ndim):
@@ -40,6 +40,7 @@ class _Scan(FunctionNode):
 
     def forward(self, inputs):
         x, = inputs
+        check_float(self, x)
         self._in_shape = x.shape
         self._axis = _check_axis(self, self.axis, x.ndim)
         xp = backend.get_array_module(x)

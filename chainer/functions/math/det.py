@@ -4,6 +4,7 @@ from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions._errors import invalid_type
 from chainer.functions.math.inv import _check_square, _linalg_dtype
+from chainer.functions._errors import names_bad_arguments
 
 
 class BatchDet(FunctionNode):
@@ -52,6 +53,7 @@ def batch_det(a):
     return BatchDet().apply((a,))[0]
 
 
+@names_bad_arguments
 def det(a):
     """Computes the determinant of a single square matrix.
 

@@ -6,7 +6,8 @@ import numpy
 
 from chainer import backend
 from chainer.function_node import FunctionNode
-from chainer.functions._errors import invalid_type
+from chainer.functions._errors import invalid_type, check_floats
+from chainer.functions._errors import names_bad_arguments
 
 _LETTERS = string.ascii_letters
 
@@ -115,6 +116,8 @@ class EinSum(FunctionNode):
         return 'EinSum'
 
     def forward(self, inputs):
+        check_floats(self, inputs, ['operands[{}]'.format(i)
+                                    for i in range(len(inputs))])
         sizes = {}
         for i, (s, x) in enumerate(zip(self._subs, inputs)):
             for k, c in enumerate(s):
@@ -197,6 +200,7 @@ class DiagEinSum(EinSum):
         return y,
 
 
+@names_bad_arguments
 def einsum(*operands):
     """Einstein summation.
 

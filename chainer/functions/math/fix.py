@@ -3,8 +3,10 @@
 from chainer import backend
 from chainer import utils
 from chainer.variable import Variable, as_array
+from chainer.functions._errors import check_array, names_bad_arguments
 
 
+@names_bad_arguments
 def fix(x):
     """Elementwise fix function.
 
@@ -23,6 +25,7 @@ def fix(x):
     >>> F.fix(np.array([1.5, -1.5], np.float32)).array
     array([ 1., -1.], dtype=float32)
     """
+    check_array('fix', 'x', x)
     x = as_array(x)
     xp = backend.get_array_module(x)
     x = xp.asarray(x)

@@ -3,8 +3,10 @@
 from chainer import backend
 from chainer import utils
 from chainer.variable import Variable, as_array
+from chainer.functions._errors import check_array, names_bad_arguments
 
 
+@names_bad_arguments
 def floor(x):
     """Elementwise floor function.
 
@@ -24,6 +26,7 @@ def floor(x):
     >>> F.floor(np.array([1.5, -1.5], np.float32)).array
     array([ 1., -2.], dtype=float32)
     """
+    check_array('floor', 'x', x)
     x = as_array(x)
     xp = backend.get_array_module(x)
     x = xp.asarray(x)

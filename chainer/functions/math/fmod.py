@@ -3,6 +3,7 @@
 from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions._errors import check_float, check_same_dtype
+from chainer.functions._errors import names_bad_arguments
 
 
 class Fmod(FunctionNode):
@@ -33,6 +34,7 @@ class Fmod(FunctionNode):
         return tuple(ret)
 
 
+@names_bad_arguments
 def fmod(x, divisor):
     """Elementwise mod function.
 

@@ -6,6 +6,7 @@ from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions._errors import check_float
 from chainer.functions.math.sum import _normalize_axis, sum as _sum
+from chainer.functions._errors import names_bad_arguments
 
 
 class LogSumExp(FunctionNode):
@@ -70,6 +71,7 @@ def _reduced_shape(shape, axis):
     return tuple(s for i, s in enumerate(shape) if i not in axis)
 
 
+@names_bad_arguments
 def logsumexp(x, axis=None):
     """Log-sum-exp of array elements over a given axis.
 

@@ -7,6 +7,7 @@ from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions.array.reshape import reshape
 from chainer.functions._errors import check_float, invalid_type
+from chainer.functions._errors import names_bad_arguments
 
 
 def _t(a, trans):
@@ -156,6 +157,7 @@ class BatchMatMul(MatMul):
         return 'BatchMatMul'
 
 
+@names_bad_arguments
 def batch_matmul(a, b, transa=False, transb=False):
     """Batch matrix multiplications of two sets of arrays (deprecated; use
     :func:`matmul`).

@@ -4,6 +4,7 @@ from chainer import utils
 from chainer.function_node import FunctionNode
 from chainer.functions._errors import check_float, invalid_type
 from chainer.functions.math.erf import _special_module
+from chainer.functions._errors import names_bad_arguments
 
 
 class PolyGamma(FunctionNode):
@@ -30,6 +31,7 @@ class PolyGamma(FunctionNode):
         return None, grad_outputs[0] * polygamma(n1, x)
 
 
+@names_bad_arguments
 def polygamma(n, x):
     """Polygamma function, the ``n``-th derivative of :func:`digamma`.
 

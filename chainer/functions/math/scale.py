@@ -1,8 +1,10 @@
 """``F.scale``: multiplies ``x`` by ``y`` broadcast from a given axis."""
 
 from chainer.functions.math.bias import _expand_from_axis
+from chainer.functions._errors import names_bad_arguments
 
 
+@names_bad_arguments
 def scale(x, y, axis=1):
     """Elementwise product with broadcasting.
 

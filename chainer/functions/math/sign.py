@@ -3,8 +3,10 @@
 from chainer import backend
 from chainer import utils
 from chainer.variable import Variable, as_array
+from chainer.functions._errors import names_bad_arguments
 
 
+@names_bad_arguments
 def sign(x):
     """Elementwise sign function.
 

@@ -4,8 +4,9 @@ import numpy
 
 from chainer import backend
 from chainer.function_node import FunctionNode
-from chainer.functions._errors import invalid_type
+from chainer.functions._errors import invalid_type, check_floats
 from chainer.utils import sparse
+from chainer.functions._errors import names_bad_arguments
 
 
 def _swap(x):
@@ -40,6 +41,7 @@ class CooMatMul(FunctionNode):
 
     def forward(self, inputs):
         data, dn = inputs
+        check_floats(self, inputs, ('sp', 'dn'))
         if data.ndim != dn.ndim - 1:
             raise invalid_type(self, 'sp.ndim == dn.ndim - 1',
                                '{} != {}'.format(data.ndim, dn.ndim - 1))
@@ -102,6 +104,7 @@ class CooMatMul(FunctionNode):
         return tuple(ret)
 
 
+@names_bad_arguments
 def sparse_matmul(a, b, transa=False, transb=False):
     """Computes the batched multiplication of sparse and dense matrix.
 

@@ -5,6 +5,7 @@ import numpy
 from chainer import utils
 from chainer.function_node import FunctionNode
 from chainer.functions._errors import check_float, invalid_type
+from chainer.functions._errors import names_bad_arguments
 
 # NumPy 1.x summed long reductions in buffers of 8192 elements (pairwise
 # within each, the partial sums added in turn); NumPy 2 sums them pairwise
@@ -144,6 +145,7 @@ class SumTo(FunctionNode):
         return broadcast_to(grad_outputs[0], self._in_shape),
 
 
+@names_bad_arguments
 def sum_to(x, shape):
     """Sums the elements of ``x`` so that the result has ``shape``.
 

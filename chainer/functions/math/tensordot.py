@@ -4,6 +4,7 @@ import numpy
 
 from chainer import backend
 from chainer.function_node import FunctionNode
+from chainer.functions._errors import check_floats
 
 
 def _normalize_axes(a_ndim, b_ndim, axes):
@@ -43,6 +44,7 @@ class TensorDot(FunctionNode):
 
     def forward(self, inputs):
         a, b = inputs
+        check_floats(self, inputs, ('a', 'b'))
         a_axes, b_axes = _normalize_axes(a.ndim, b.ndim, self.axes)
         for i, j in zip(a_axes, b_axes):
             if a.shape[i] != b.shape[j]:

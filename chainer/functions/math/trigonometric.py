@@ -4,6 +4,7 @@
 from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions._errors import check_float
+from chainer.functions._errors import names_bad_arguments
 
 
 class Sin(FunctionNode):
@@ -247,6 +248,7 @@ class Arctan2(FunctionNode):
         return tuple(ret)
 
 
+@names_bad_arguments
 def arctan2(x1, x2):
     """Elementwise arctangent function with two arguments.
 

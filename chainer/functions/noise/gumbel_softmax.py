@@ -4,8 +4,10 @@ categorical distribution."""
 import chainer
 from chainer import backend
 from chainer.functions.activation.softmax import softmax
+from chainer.functions._errors import names_bad_arguments
 
 
+@names_bad_arguments
 def gumbel_softmax(log_pi, tau=0.1, axis=1):
     """Gumbel-Softmax sampling function.
 

@@ -6,7 +6,7 @@ import numpy
 from chainer import backend
 from chainer import variable
 from chainer.function_node import FunctionNode
-from chainer.functions._errors import check_float, invalid_type
+from chainer.functions._errors import invalid_type, check_floats
 
 
 class SimplifiedDropconnect(FunctionNode):
@@ -22,7 +22,7 @@ class SimplifiedDropconnect(FunctionNode):
         self.scale = 1. / (1. - ratio) if scale is None else scale
 
     def _check(self, x, W, b):
-        check_float(self, x)
+        check_floats(self, (x, W, b), ('x', 'W', 'b'))
         if x.ndim < 2:
             raise invalid_type(self, 'x.ndim >= 2',
                                '{} < 2'.format(x.ndim))
@@ -146,6 +146,9 @@ def simplified_dropconnect(x, W, b=None, ratio=.5, train=True, mask=None,
     array([[3., 3., 3., 3.],
            [3., 3., 3., 3.]], dtype=float32)
     """
+    if not 0 <= ratio < 1:
+        raise ValueError('simplified_dropconnect: ratio must be in [0, 1), '
+                         'got {}'.format(ratio))
     if train:
         func = SimplifiedDropconnect(ratio, mask, use_batchwise_mask)
     else:

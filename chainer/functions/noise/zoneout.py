@@ -5,6 +5,7 @@ import chainer
 from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions.noise.dropout import _parse_kwargs
+from chainer.functions._errors import names_bad_arguments
 
 
 class Zoneout(FunctionNode):
@@ -31,6 +32,7 @@ class Zoneout(FunctionNode):
         return tuple(ret)
 
 
+@names_bad_arguments
 def zoneout(h, x, ratio=.5, **kwargs):
     """zoneout(h, x, ratio=.5)
 
@@ -59,5 +61,8 @@ def zoneout(h, x, ratio=.5, **kwargs):
     """
     _parse_kwargs('zoneout', kwargs)
     if chainer.config.train:
+        if not 0 <= ratio <= 1:
+            raise ValueError('zoneout: ratio must be in [0, 1], got '
+                             '{}'.format(ratio))
         return Zoneout(ratio).apply((h, x))[0]
     return chainer.as_variable(x)

@@ -31,6 +31,12 @@ def _kwargs(func_name, kwargs, removed=('train',), **defaults):
     return defaults
 
 
+def _check_eps(func, eps):
+    # eps keeps 1 / sqrt(var + eps) finite where a feature is constant
+    if not eps > 0:
+        raise ValueError('{}: eps must be positive, got {}'.format(func, eps))
+
+
 def _interm(x):
     """Statistics of float16 inputs are computed in float32."""
     return x.astype(numpy.float32) if x.dtype == numpy.float16 else x
@@ -226,6 +232,7 @@ class _AxisNames:
 class BatchNormalization(_AxisNames, FunctionNode):
 
     def __init__(self, eps=2e-5, mean=None, var=None, decay=0.9, axis=None):
+        _check_eps('batch_normalization', eps)
         self.eps = eps
         self.running_mean = mean
         self.running_var = var
@@ -328,6 +335,7 @@ def batch_normalization(x, gamma, beta, **kwargs):
 class FixedBatchNormalization(_AxisNames, FunctionNode):
 
     def __init__(self, eps=2e-5, axis=None):
+        _check_eps('fixed_batch_normalization', eps)
         self.eps = eps
         self.axis = axis
 

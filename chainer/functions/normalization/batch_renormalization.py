@@ -14,6 +14,7 @@ from chainer.function_node import FunctionNode
 from chainer.functions.normalization.batch_normalization import (
     BatchNormalizationGrad, _check_inputs, _interm, _keep_shape,
     _reduced_axes, _stats, fixed_batch_normalization)
+from chainer.functions._errors import names_bad_arguments
 
 
 class BatchRenormalizationFunction(FunctionNode):
@@ -21,6 +22,11 @@ class BatchRenormalizationFunction(FunctionNode):
     def __init__(self, eps, mean, var, decay, rmax, dmax,
                  update_statistics=False):
         self.eps = eps
+        for name, a in (('running_mean', mean), ('running_var', var)):
+            if a is not None and a.dtype.kind != 'f':
+                raise TypeError(
+                    'batch_renormalization: {} must be a float array, but '
+                    'got dtype {}'.format(name, a.dtype))
         self.running_mean = mean
         self.running_var = var
         self.decay = decay
@@ -75,6 +81,7 @@ class BatchRenormalizationFunction(FunctionNode):
         return tuple(ret[i] for i in indexes)
 
 
+@names_bad_arguments
 def batch_renormalization(x, gamma, beta, rmax, dmax, eps=2e-5,
                           running_mean=None, running_var=None, decay=0.9,
                           update_statistics=False):

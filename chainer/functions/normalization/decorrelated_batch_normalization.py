@@ -12,8 +12,9 @@ import numpy
 
 from chainer import backend
 from chainer.function_node import FunctionNode
-from chainer.functions._errors import check_float, invalid_type
+from chainer.functions._errors import check_float, invalid_type, check_floats
 from chainer.functions.normalization.batch_normalization import _kwargs
+from chainer.functions._errors import names_bad_arguments
 
 
 def _check(func, x, groups):
@@ -119,6 +120,7 @@ class DecorrelatedBatchNormalizationGrad(FunctionNode):
             'normalization.')
 
 
+@names_bad_arguments
 def decorrelated_batch_normalization(x, **kwargs):
     """Decorrelated batch normalization function.
 
@@ -163,6 +165,7 @@ class FixedDecorrelatedBatchNormalization(FunctionNode):
     def forward(self, inputs):
         self.retain_inputs((0, 1, 2))
         x, mean, proj = inputs
+        check_floats(self, inputs, ('x', 'mean', 'projection'))
         _check(self, x, self.groups)
         d = x.shape[1] // self.groups
         if mean.shape != (self.groups, d):

@@ -5,6 +5,7 @@ import numpy
 from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions._errors import check_float
+from chainer.functions._errors import names_bad_arguments
 
 # numpy.exceptions exists from NumPy 1.25; older NumPy has numpy.AxisError.
 _AxisError = getattr(numpy, 'exceptions', numpy).AxisError
@@ -45,6 +46,7 @@ class NormalizeL2(FunctionNode):
         return tuple(sorted(a % ndim for a in axis))
 
 
+@names_bad_arguments
 def normalize(x, eps=1e-05, axis=1):
     """Normalize input by L2 norm.
 

@@ -21,7 +21,13 @@ from chainer.utils.conv_nd import as_tuple, pad_for_windows, window_slices
 def normalize(nd, ksize, stride, pad):
     ksize = as_tuple(ksize, nd)
     stride = ksize if stride is None else as_tuple(stride, nd)
-    return ksize, stride, as_tuple(pad, nd)
+    pad = as_tuple(pad, nd)
+    for name, values, low in (('ksize', ksize, 1), ('stride', stride, 1),
+                              ('pad', pad, 0)):
+        if any(v < low for v in values):
+            raise ValueError('{} must be {} integers, got {}'.format(
+                name, 'positive' if low else 'non-negative', values))
+    return ksize, stride, pad
 
 
 def pool_outs(dims, ksize, stride, pad, cover_all):

@@ -3,6 +3,7 @@
 from chainer.functions.pooling.average_pooling_nd import AveragePoolingND
 from chainer.functions.pooling.average_pooling_nd import AveragePoolingNDGrad
 from chainer.functions.pooling.max_pooling_nd import _Names2D
+from chainer.functions._errors import names_bad_arguments
 
 
 class AveragePooling2D(_Names2D, AveragePoolingND):
@@ -21,6 +22,7 @@ class AveragePooling2DGrad(_Names2D, AveragePoolingNDGrad):
 AveragePooling2D._grad_class = AveragePooling2DGrad
 
 
+@names_bad_arguments
 def average_pooling_2d(x, ksize, stride=None, pad=0):
     """Spatial average pooling function.
 

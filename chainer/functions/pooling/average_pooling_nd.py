@@ -7,6 +7,7 @@ from chainer.function_node import FunctionNode
 from chainer.functions.pooling import _pooling
 from chainer.functions.pooling.max_pooling_nd import _check_ndim
 from chainer.functions.pooling.max_pooling_nd import _PoolGeometry
+from chainer.functions._errors import names_bad_arguments
 
 
 def _divisor(x, ksize, stride, pad, outs, pad_value):
@@ -88,6 +89,7 @@ def _average(x, ndim, ksize, stride, pad, pad_value):
                             pad_value).apply((x,))[0]
 
 
+@names_bad_arguments
 def average_pooling_nd(x, ksize, stride=None, pad=0, pad_value=0):
     """N-dimensionally spatial average pooling function.
 
@@ -117,6 +119,7 @@ def average_pooling_nd(x, ksize, stride=None, pad=0, pad_value=0):
     return _average(x, ndim, ksize, stride, pad, pad_value)
 
 
+@names_bad_arguments
 def average_pooling_1d(x, ksize, stride=None, pad=0, pad_value=0):
     """1-dimensional spatial average pooling function
     (:func:`average_pooling_nd` on ``(n, c, d)`` inputs)."""
@@ -124,6 +127,7 @@ def average_pooling_1d(x, ksize, stride=None, pad=0, pad_value=0):
     return _average(x, 1, ksize, stride, pad, pad_value)
 
 
+@names_bad_arguments
 def average_pooling_3d(x, ksize, stride=None, pad=0, pad_value=0):
     """3-dimensional spatial average pooling function
     (:func:`average_pooling_nd` on ``(n, c, d_1, d_2, d_3)`` inputs)."""

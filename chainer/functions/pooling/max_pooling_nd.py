@@ -2,6 +2,7 @@
 
 from chainer.function_node import FunctionNode
 from chainer.functions.pooling import _pooling
+from chainer.functions._errors import names_bad_arguments
 
 
 class _PoolGeometry:
@@ -110,6 +111,7 @@ def _check_ndim(fname, x, n):
                 n, len(x.shape) - 2))
 
 
+@names_bad_arguments
 def max_pooling_nd(x, ksize, stride=None, pad=0, cover_all=True,
                    return_indices=False):
     """N-dimensionally spatial max pooling function.
@@ -142,6 +144,7 @@ def max_pooling_nd(x, ksize, stride=None, pad=0, cover_all=True,
     return _pool(x, ndim, ksize, stride, pad, cover_all, return_indices)
 
 
+@names_bad_arguments
 def max_pooling_1d(x, ksize, stride=None, pad=0, cover_all=True,
                    return_indices=False):
     """1-dimensional spatial max pooling function (:func:`max_pooling_nd`
@@ -150,6 +153,7 @@ def max_pooling_1d(x, ksize, stride=None, pad=0, cover_all=True,
     return _pool(x, 1, ksize, stride, pad, cover_all, return_indices)
 
 
+@names_bad_arguments
 def max_pooling_2d(x, ksize, stride=None, pad=0, cover_all=True,
                    return_indices=False):
     """Spatial max pooling function.
@@ -177,6 +181,7 @@ def max_pooling_2d(x, ksize, stride=None, pad=0, cover_all=True,
     return _pool(x, 2, ksize, stride, pad, cover_all, return_indices)
 
 
+@names_bad_arguments
 def max_pooling_3d(x, ksize, stride=None, pad=0, cover_all=True,
                    return_indices=False):
     """3-dimensional spatial max pooling function (:func:`max_pooling_nd`

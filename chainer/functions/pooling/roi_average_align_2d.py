@@ -1,6 +1,7 @@
 """``F.roi_average_align_2d``: RoI align, averaging bilinear samples."""
 
 from chainer.functions.pooling import _roi
+from chainer.functions._errors import names_bad_arguments
 
 
 class ROIAverageAlign2D(_roi.ROIAlignBase):
@@ -9,6 +10,7 @@ class ROIAverageAlign2D(_roi.ROIAlignBase):
     _mode = 'avg'
 
 
+@names_bad_arguments
 def roi_average_align_2d(x, rois, roi_indices, outsize, spatial_scale,
                          sampling_ratio=None):
     """Spatial Region of Interest (ROI) average align function.

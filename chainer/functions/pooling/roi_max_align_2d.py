@@ -1,6 +1,7 @@
 """``F.roi_max_align_2d``: RoI align, taking the maximum bilinear sample."""
 
 from chainer.functions.pooling import _roi
+from chainer.functions._errors import names_bad_arguments
 
 
 class ROIMaxAlign2D(_roi.ROIAlignBase):
@@ -9,6 +10,7 @@ class ROIMaxAlign2D(_roi.ROIAlignBase):
     _mode = 'max'
 
 
+@names_bad_arguments
 def roi_max_align_2d(x, rois, roi_indices, outsize, spatial_scale,
                      sampling_ratio=None):
     """Spatial Region of Interest (ROI) max align function.

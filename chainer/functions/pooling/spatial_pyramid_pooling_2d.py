@@ -4,8 +4,10 @@ concatenated into one fixed-length vector per image."""
 import math
 
 from chainer.functions._errors import invalid_type
+from chainer.functions._errors import names_bad_arguments
 
 
+@names_bad_arguments
 def spatial_pyramid_pooling_2d(x, pyramid_height, pooling=None):
     """Spatial pyramid pooling function.
 

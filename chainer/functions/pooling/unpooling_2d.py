@@ -3,6 +3,7 @@
 from chainer.functions.pooling.max_pooling_nd import _Names2D
 from chainer.functions.pooling.unpooling_nd import UnpoolingND
 from chainer.functions.pooling.unpooling_nd import UnpoolingNDGrad
+from chainer.functions._errors import names_bad_arguments
 
 
 class Unpooling2D(_Names2D, UnpoolingND):
@@ -23,6 +24,7 @@ class Unpooling2DGrad(_Names2D, UnpoolingNDGrad):
 Unpooling2D._grad_class = Unpooling2DGrad
 
 
+@names_bad_arguments
 def unpooling_2d(x, ksize, stride=None, pad=0, outsize=None, cover_all=True):
     """Inverse operation of pooling for 2d array.
 

@@ -7,6 +7,7 @@ from chainer.functions.pooling import _pooling
 from chainer.functions.pooling.max_pooling_nd import _check_ndim
 from chainer.functions.pooling.max_pooling_nd import _PoolGeometry
 from chainer.utils.conv import get_conv_outsize
+from chainer.functions._errors import names_bad_arguments
 
 
 class UnpoolingND(_PoolGeometry, FunctionNode):
@@ -90,6 +91,7 @@ def _unpool(x, ndim, ksize, stride, pad, outsize, cover_all):
                        cover_all).apply((x,))[0]
 
 
+@names_bad_arguments
 def unpooling_nd(x, ksize, stride=None, pad=0, outsize=None, cover_all=True):
     """Inverse operation of N-dimensional spatial pooling.
 
@@ -119,6 +121,7 @@ def unpooling_nd(x, ksize, stride=None, pad=0, outsize=None, cover_all=True):
     return _unpool(x, ndim, ksize, stride, pad, outsize, cover_all)
 
 
+@names_bad_arguments
 def unpooling_1d(x, ksize, stride=None, pad=0, outsize=None, cover_all=True):
     """Inverse operation of 1-dimensional spatial pooling
     (:func:`unpooling_nd` on ``(n, c, d)`` inputs)."""
@@ -126,6 +129,7 @@ def unpooling_1d(x, ksize, stride=None, pad=0, outsize=None, cover_all=True):
     return _unpool(x, 1, ksize, stride, pad, outsize, cover_all)
 
 
+@names_bad_arguments
 def unpooling_3d(x, ksize, stride=None, pad=0, outsize=None, cover_all=True):
     """Inverse operation of 3-dimensional spatial pooling
     (:func:`unpooling_nd` on ``(n, c, d_1, d_2, d_3)`` inputs)."""

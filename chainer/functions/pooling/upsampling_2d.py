@@ -6,6 +6,22 @@ from chainer.functions._errors import invalid_type
 from chainer.functions.pooling import _pooling
 from chainer.functions.pooling.max_pooling_nd import _Names2D
 from chainer.functions.pooling.max_pooling_nd import _PoolGeometry
+from chainer.functions._errors import names_bad_arguments
+
+
+def _check_indexes(indexes, ksize):
+    """Window positions must be integers in ``[0, kh * kw)``."""
+    if indexes.dtype.kind not in 'iu':
+        raise TypeError('upsampling_2d: indexes must be an integer array, '
+                        'but got dtype {}'.format(indexes.dtype))
+    n = ksize[0] * ksize[1]
+    if indexes.size:
+        low, high = int(indexes.min()), int(indexes.max())
+        if low < 0 or high >= n:
+            raise IndexError(
+                'upsampling_2d: indexes must lie in [0, {}) (a position in '
+                'a {}x{} window), but got {}'.format(
+                    n, ksize[0], ksize[1], low if low < 0 else high))
 
 
 class Upsampling2D(_Names2D, _PoolGeometry, FunctionNode):
@@ -28,6 +44,7 @@ class Upsampling2D(_Names2D, _PoolGeometry, FunctionNode):
             raise invalid_type(self, 'x.shape == indexes.shape',
                                '{} != {}'.format(x.shape,
                                                  self.indexes.shape))
+        _check_indexes(self.indexes, self.ksize)
         if self.outsize is None:
             self.outsize = _pooling.unpool_outsize(
                 x.shape[2:], self.ksize, self.stride, self.pad,
@@ -60,6 +77,7 @@ class Upsampling2DGrad(_Names2D, _PoolGeometry, FunctionNode):
         return func.apply(grad_outputs)
 
 
+@names_bad_arguments
 def upsampling_2d(x, indexes, ksize, stride=None, pad=0, outsize=None,
                   cover_all=True):
     """Upsampling using pooling indices.

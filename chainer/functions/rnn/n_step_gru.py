@@ -6,6 +6,7 @@ from chainer.functions.array.split_axis import split_axis
 from chainer.functions.array.concat import concat
 from chainer.functions.connection.linear import linear
 from chainer.functions.rnn.n_step_rnn import _check_kwargs, _n_step
+from chainer.functions._errors import names_bad_arguments
 
 
 def _prepare(w, b):
@@ -39,6 +40,7 @@ def n_step_gru_base(n_layers, dropout_ratio, hx, ws, bs, xs,
     return hy, ys
 
 
+@names_bad_arguments
 def n_step_gru(n_layers, dropout_ratio, hx, ws, bs, xs, **kwargs):
     """Stacked Uni-directional Gated Recurrent Unit function.
 
@@ -85,6 +87,7 @@ def n_step_gru(n_layers, dropout_ratio, hx, ws, bs, xs, **kwargs):
                            **kwargs)
 
 
+@names_bad_arguments
 def n_step_bigru(n_layers, dropout_ratio, hx, ws, bs, xs, **kwargs):
     """Stacked Bi-directional Gated Recurrent Unit function.
 

@@ -11,6 +11,7 @@ from chainer.functions.array.stack import stack
 from chainer.functions.connection.linear import linear
 from chainer.functions.rnn.lstm import lstm
 from chainer.functions.rnn.n_step_rnn import _array, _check_kwargs, _n_step
+from chainer.functions._errors import names_bad_arguments
 
 
 def _interleave(m):
@@ -60,6 +61,7 @@ def n_step_lstm_base(n_layers, dropout_ratio, hx, cx, ws, bs, xs,
                    use_bi_direction, 8, _prepare, _cell)
 
 
+@names_bad_arguments
 def n_step_lstm(n_layers, dropout_ratio, hx, cx, ws, bs, xs, **kwargs):
     """Stacked Uni-directional Long Short-Term Memory function.
 
@@ -110,6 +112,7 @@ def n_step_lstm(n_layers, dropout_ratio, hx, cx, ws, bs, xs, **kwargs):
                             False, **kwargs)
 
 
+@names_bad_arguments
 def n_step_bilstm(n_layers, dropout_ratio, hx, cx, ws, bs, xs, **kwargs):
     """Stacked Bi-directional Long Short-Term Memory function.
 

@@ -16,6 +16,7 @@ from chainer.functions.array.concat import concat
 from chainer.functions.array.stack import stack
 from chainer.functions.connection.linear import linear
 from chainer.variable import Variable
+from chainer.functions._errors import names_bad_arguments
 
 
 def _check_kwargs(func_name, kwargs):
@@ -95,6 +96,9 @@ def _n_step(func_name, n_layers, dropout_ratio, hx, cx, ws, bs, xs,
     input and hidden projections, each with its bias, are added per step),
     so float results match it bit for bit.
     """
+    if not 0 <= dropout_ratio < 1:
+        raise ValueError('{}: dropout_ratio must be in [0, 1), got '
+                         '{}'.format(func_name, dropout_ratio))
     from chainer.functions.noise.dropout import dropout
     directions = 2 if use_bi_direction else 1
     sizes, out = _check(func_name, n_layers, directions, hx, cx, ws, bs, xs,
@@ -179,6 +183,7 @@ def n_step_rnn_base(n_layers, dropout_ratio, hx, ws, bs, xs, activation,
     return hy, ys
 
 
+@names_bad_arguments
 def n_step_rnn(n_layers, dropout_ratio, hx, ws, bs, xs, activation='tanh',
                **kwargs):
     """Stacked Uni-directional RNN function for sequence inputs.
@@ -221,6 +226,7 @@ def n_step_rnn(n_layers, dropout_ratio, hx, ws, bs, xs, activation='tanh',
                            activation, False, **kwargs)
 
 
+@names_bad_arguments
 def n_step_birnn(n_layers, dropout_ratio, hx, ws, bs, xs, activation='tanh',
                  **kwargs):
     """Stacked Bi-directional RNN function for sequence inputs.

@@ -1,0 +1,127 @@
+"""Bad input to every public function of ``chainer.functions``: each bad
+call made from the table in ``bad_input_cases`` (lists, None, strings,
+Python scalars, complex and integer arrays where floats are expected, the
+wrong rank, empty and 0-d arrays, NaN, labels out of range, bad
+ksize/stride/pad/dilate/eps/ratio/delta) either gives a result (where the
+table allows one) or raises InvalidType, TypeError, ValueError or
+IndexError naming the function; never a bare AttributeError,
+ZeroDivisionError or AssertionError, never a silent result where an error
+is due."""
+
+import re
+import warnings
+
+import numpy
+import pytest
+
+import chainer.functions as F
+from chainer.utils.type_check import InvalidType
+
+import bad_input_cases as cases
+
+# Still accepted, and not yet refused: each entry is a defect to fix, kept
+# here so that the test fails once it is fixed (then remove the entry).
+KNOWN_GAPS = {
+    # average/bernoulli_nll/gaussian_nll compute with whatever they get
+    ('average', '0:complex'), ('average', '0:int'),
+    ('bernoulli_nll', '0:scalar'), ('bernoulli_nll', '0:complex'),
+    ('bernoulli_nll', '0:int'),
+    ('gaussian_nll', '1:scalar'), ('gaussian_nll', '1:complex'),
+    ('gaussian_nll', '1:int'),
+    # labels past max_embedding_dim are documented as not clustered
+    ('discriminative_margin_based_clustering_loss', '1:label_high'),
+    ('discriminative_margin_based_clustering_loss', '1:label_neg'),
+    ('gumbel_softmax', '0:int'),
+    ('sign', '0:list'), ('sign', '0:scalar'), ('sign', '0:complex'),
+    ('zoneout', '0:complex'), ('zoneout', '0:int'),
+    ('zoneout', '1:complex'), ('zoneout', '1:int'),
+}
+
+
+def _key(text):
+    return re.sub(r'[^a-z0-9]', '', text.lower())
+
+
+def _outcome(name, call, expect):
+    """'ok', or what went wrong."""
+    try:
+        with warnings.catch_warnings(), numpy.errstate(all='ignore'):
+            warnings.simplefilter('ignore')
+            call()
+    except InvalidType:
+        return 'ok'  # names the node: "Invalid operation is performed in"
+    except (TypeError, ValueError, IndexError) as e:
+        msg = str(e)
+        names = {_key(name), _key(getattr(F, name).__name__)}
+        if any(n in _key(msg) for n in names) or \
+                re.match(r'^.+?: input \d+ must be', msg):
+            return 'ok'
+        return 'unnamed {}: {}'.format(type(e).__name__, msg[:200])
+    except Exception as e:
+        return 'bare {}: {}'.format(type(e).__name__, str(e)[:200])
+    return 'ok' if expect == 'either' else 'silent'
+
+
+def test_the_table_covers_every_public_function():
+    public = {n for n in dir(F) if not n.startswith('_') and
+              n[0].islower() and callable(getattr(F, n))}
+    assert public <= set(cases.CASES)
+
+
+@pytest.mark.parametrize('name', sorted(cases.CASES))
+def test_bad_input(name):
+    call, args, _ = cases.CASES[name]
+    call(*args)  # the table's call itself is valid
+    wrong, fixed = [], []
+    for vid, bad_call, expect in cases.variants(name):
+        outcome = _outcome(name, bad_call, expect)
+        if (name, vid) in KNOWN_GAPS:
+            if outcome != 'silent':
+                fixed.append(vid)
+        elif outcome != 'ok':
+            wrong.append('{}: {}'.format(vid, outcome))
+    assert not wrong, '{}:\n'.format(name) + '\n'.join(wrong)
+    assert not fixed, 'fixed, remove from KNOWN_GAPS: {} {}'.format(
+        name, fixed)
+
+
+def test_known_gaps_name_real_variants():
+    ids = {(n, vid) for n in cases.CASES for vid, _, _ in cases.variants(n)}
+    assert KNOWN_GAPS <= ids
+
+
+@pytest.mark.parametrize('ratio', [-0.1, 1.0, 2.0])
+def test_n_step_rnn_dropout_ratio(ratio):
+    ws, bs = cases._lstm_ws(1, 1, 8, 3, 2)
+    h = numpy.zeros((1, 1, 2), numpy.float32)
+    with pytest.raises(ValueError, match='n_step_lstm: dropout_ratio'):
+        F.n_step_lstm(1, ratio, h, h, ws, bs,
+                      [numpy.ones((1, 3), numpy.float32)])
+
+
+def test_messages_name_the_argument():
+    x = numpy.ones((2, 3), numpy.float32)
+    with pytest.raises(TypeError, match="linear: argument 'x' must be a "
+                       "Variable or a numpy/cupy array, but got list"):
+        F.linear([[1.0]], x)
+    with pytest.raises(TypeError, match=r"crf1d: argument 'xs\[1\]' must "
+                       'be a Variable'):
+        F.crf1d(numpy.zeros((3, 3), numpy.float32), [x, None],
+                [numpy.zeros(2, numpy.int32)] * 2)
+    with pytest.raises(ValueError, match='max_pooling_2d: .*stride must be '
+                       r'positive integers, got \(0, 0\)'):
+        F.max_pooling_2d(numpy.ones((1, 1, 4, 4), numpy.float32), 2,
+                         stride=0)
+    with pytest.raises(ValueError, match='arctan2: operands could not be '
+                       'broadcast'):
+        F.arctan2(x, numpy.ones((0, 3), numpy.float32))
+    with pytest.raises(IndexError, match=r'Accuracy: label 10 at t\[0\] is '
+                       r'out of range: labels must be in \[0, 3\)'):
+        F.accuracy(x, numpy.array([10, 0], numpy.int32))
+    # ignored labels stay ignored
+    acc = F.accuracy(x, numpy.array([-1, 0], numpy.int32), ignore_label=-1)
+    assert acc.array == 1.0
+    with pytest.raises(IndexError, match='upsampling_2d: indexes must lie '
+                       r'in \[0, 4\)'):
+        F.upsampling_2d(numpy.ones((1, 1, 2, 2), numpy.float32),
+                        numpy.full((1, 1, 2, 2), 7, numpy.int32), 2)
