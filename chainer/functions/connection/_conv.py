@@ -10,6 +10,7 @@ matmul, so grouped and plain convolutions share one path.
 
 import numpy
 
+import chainer
 from chainer import backend
 from chainer.functions._errors import invalid_type
 from chainer.utils import get_conv_outsize
@@ -287,7 +288,8 @@ def check_conv_inputs(func, inputs, nd, groups, deconv=False):
         if b.dtype.kind != 'f':
             raise invalid_type(func, 'in_types[2].dtype.kind == f',
                                '{} != f'.format(b.dtype.kind))
-        if b.dtype != x.dtype:  # (W may differ; it is cast, as Chainer)
+        if b.dtype != x.dtype and chainer.config.type_check:
+            # (W may differ; it is cast, as Chainer)
             raise invalid_type(func, 'in_types[2].dtype == in_types[0].dtype',
                                '{} != {}'.format(b.dtype, x.dtype))
         # Chainer's type-check wording (x, W, b are in_types[0..2]).

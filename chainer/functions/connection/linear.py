@@ -1,5 +1,6 @@
 """Fully connected layer: ``F.linear`` (``y = x W^T + b``)."""
 
+import chainer
 from chainer.function_node import FunctionNode
 from chainer.functions._errors import invalid_type
 
@@ -22,7 +23,8 @@ def _check(func, x, W, b):
         if b.dtype.kind != 'f':
             raise invalid_type(func, 'b.dtype.kind == f',
                                '{} != f'.format(b.dtype.kind))
-        if b.dtype != x.dtype:  # (W may differ; it is cast, as Chainer)
+        if b.dtype != x.dtype and chainer.config.type_check:
+            # (W may differ; it is cast, as Chainer)
             raise invalid_type(func, 'b.dtype == x.dtype',
                                '{} != {}'.format(b.dtype, x.dtype))
         if b.ndim != 1:
