@@ -1,11 +1,15 @@
 """Saving to and loading from HDF5 files (needs h5py)."""
 
+import io
+import os
+
 import numpy
 
 from chainer import backend
 from chainer import serializer as serializer_module
 from chainer import variable
 from chainer.serializers import _staged
+from chainer.serializers import _tempfiles
 
 try:
     import h5py
@@ -62,20 +66,103 @@ class HDF5Serializer(serializer_module.Serializer):
 def save_hdf5(filename, obj, compression=4):
     """Saves an object to an HDF5 file (needs h5py).
 
+    A path is written through a temporary file in the same folder, fsynced
+    and renamed into place, as :func:`~chainer.serializers.save_npz` does:
+    a failure or a crash during the save (an error, a full disk, SIGKILL)
+    leaves the previous file as it was.
+
     Args:
-        filename (str): The file to write.
+        filename (str, path-like or file object): The file to write.
         obj: The object (``serialize(serializer)``), or a dict of arrays,
             saved as it is (as Chainer saves it).
         compression (int): The gzip level (0-9).
     """
     _check_available()
-    with h5py.File(filename, 'w') as f:
-        serializer = HDF5Serializer(f, compression=compression)
-        if isinstance(obj, dict):
-            for key, value in obj.items():
-                serializer(key, value)
-        else:
-            serializer.save(obj)
+    if not isinstance(filename, (str, os.PathLike)):
+        with h5py.File(filename, 'w') as f:
+            _write(f, obj, compression)
+        return
+    with _tempfiles.saving(os.fspath(filename)) as tmp:
+        with open(tmp, 'r+b', buffering=0) as raw:
+            # Through a Python file: HDF5's own file lock would clash with
+            # the lock the save holds on its temporary file.
+            sink = _WriteGuard(raw)
+            with h5py.File(sink, 'w') as f:
+                # HDF5 writes its signature at the head of the file only
+                # when flushed: do it first, so that the temporary file of
+                # a killed save is recognized at once as one of ours
+                f.flush()
+                _write(f, obj, compression)
+            if sink.error is not None:
+                raise sink.error
+
+
+def _write(f, obj, compression):
+    serializer = HDF5Serializer(f, compression=compression)
+    if isinstance(obj, dict):
+        for key, value in obj.items():
+            serializer(key, value)
+    else:
+        serializer.save(obj)
+
+
+class _WriteGuard(io.RawIOBase):
+    """A file for h5py that keeps the first write error for the caller and
+    then ignores further writes: HDF5 handles a failing write (a full disk)
+    badly, up to a segmentation fault while closing, and the file is
+    thrown away anyway."""
+
+    def __init__(self, raw):
+        super().__init__()
+        self.raw = raw
+        self.error = None
+
+    def readable(self):
+        return True
+
+    def writable(self):
+        return True
+
+    def seekable(self):
+        return True
+
+    def seek(self, offset, whence=io.SEEK_SET):
+        return self.raw.seek(offset, whence)
+
+    def tell(self):
+        return self.raw.tell()
+
+    def readinto(self, buffer):
+        return self.raw.readinto(buffer)
+
+    def write(self, data):
+        view = memoryview(data).cast('B')
+        end = self.raw.tell() + len(view)
+        if self.error is None:
+            try:
+                done = 0
+                while done < len(view):  # an unbuffered write may be short
+                    done += self.raw.write(view[done:])
+                return done
+            except OSError as e:
+                self.error = e
+        self.raw.seek(end)
+        return len(view)
+
+    def truncate(self, size=None):
+        if self.error is None:
+            try:
+                return self.raw.truncate(size)
+            except OSError as e:
+                self.error = e
+        return self.raw.tell() if size is None else size
+
+    def flush(self):
+        if self.error is None:
+            try:
+                self.raw.flush()
+            except OSError as e:
+                self.error = e
 
 
 class HDF5Deserializer(_staged.StagedDeserializer):

@@ -9,7 +9,7 @@ from chainer import backend
 from chainer import serializer as serializer_module
 from chainer import variable
 from chainer.serializers import _staged
-from chainer.utils._atomic import atomic_path
+from chainer.serializers import _tempfiles
 
 
 class DictionarySerializer(serializer_module.Serializer):
@@ -71,8 +71,10 @@ def save_npz(file, obj, compression=True):
     Args:
         file (str, path-like or file object): Where to write. A path is
             written as is (no ``.npz`` suffix is added), through a temporary
-            file in the same folder renamed into place, so a crash never
-            leaves a half-written file.
+            file in the same folder, fsynced and renamed into place, so a
+            crash never leaves a half-written file; temporary files that
+            killed saves left in that folder are removed (see
+            ``chainer.serializers._tempfiles`` for the rule).
         obj: The object; it must have ``serialize(serializer)``. A dict
             (of arrays) is saved as it is, as Chainer saves it.
         compression (bool): Compress the arrays (zip deflate).
@@ -82,7 +84,7 @@ def save_npz(file, obj, compression=True):
     if not isinstance(file, (str, os.PathLike)):
         savez(file, **target)
         return
-    with atomic_path(os.fspath(file)) as tmp:
+    with _tempfiles.saving(os.fspath(file)) as tmp:
         with open(tmp, 'wb') as f:
             savez(f, **target)
 

@@ -5,7 +5,10 @@ A writer is called as ``writer(filename, outdir, target)``; ``target`` is
 the snapshot's content (a dict of arrays from the trainer's serialization).
 Every writer saves to a temporary file inside a temporary folder in
 ``outdir`` and renames it into place (atomic on one file system), so a
-crash never leaves a half-written snapshot under the final name.
+crash never leaves a half-written snapshot under the final name; the
+temporary folders and files that killed saves left in ``outdir`` are removed
+at the next save there (see ``chainer.serializers._tempfiles`` for the
+rule).
 """
 
 import multiprocessing
@@ -15,6 +18,7 @@ import shutil
 import tempfile
 import threading
 
+from chainer.serializers import _tempfiles
 from chainer.serializers import npz
 
 
@@ -48,13 +52,15 @@ class Writer:
         """Saves ``target`` with ``savefun(path, target, **kwds)`` to
         ``outdir/filename``, atomically."""
         os.makedirs(outdir, exist_ok=True)
+        _tempfiles.remove_stale(outdir)
         tmpdir = tempfile.mkdtemp(prefix='tmp' + filename, dir=outdir)
-        try:
-            tmppath = os.path.join(tmpdir, filename)
-            savefun(tmppath, target, **kwds)
-            os.replace(tmppath, os.path.join(outdir, filename))
-        finally:
-            shutil.rmtree(tmpdir, ignore_errors=True)
+        with _tempfiles.holding(tmpdir):
+            try:
+                tmppath = os.path.join(tmpdir, filename)
+                savefun(tmppath, target, **kwds)
+                os.replace(tmppath, os.path.join(outdir, filename))
+            finally:
+                shutil.rmtree(tmpdir, ignore_errors=True)
         self._post_save()
 
 

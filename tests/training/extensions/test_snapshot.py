@@ -1,9 +1,14 @@
 import os
+import signal
+import subprocess
+import sys
+import time
 
 import numpy
 import pytest
 
 import chainer
+from chainer.serializers import _tempfiles
 from chainer.serializers import load_npz
 from chainer.training import extensions
 from chainer.training.extensions import snapshot_writers
@@ -158,3 +163,60 @@ def test_simple_writer_kwargs(tmp_path):
     assert os.listdir(str(tmp_path)) == ['a']
     with pytest.raises(NotImplementedError):
         snapshot_writers.Writer()('a', str(tmp_path), {})
+
+
+_DIR_HOLDER = '''
+import fcntl, os, sys
+fd = os.open(sys.argv[1], os.O_RDONLY)
+fcntl.flock(fd, fcntl.LOCK_EX)
+print('locked', flush=True)
+sys.stdin.read()
+'''
+
+
+@pytest.mark.skipif(_tempfiles.fcntl is None, reason='needs flock')
+def test_writer_removes_the_folders_of_dead_saves(tmp_path):
+    out = str(tmp_path)
+
+    def folder(name, files=(), age=0):
+        path = os.path.join(out, name)
+        os.mkdir(path)
+        for f in files:
+            with open(os.path.join(path, f), 'wb') as fh:
+                fh.write(b'PK\x03\x04 half a snapshot')
+        if age:
+            t = time.time() - age
+            os.utime(path, (t, t))
+        return path
+
+    old = _tempfiles.STALE_AGE + 60
+    # dead saves: removed at once
+    folder('tmpsnapshot_iter_5abcdefgh', ['snapshot_iter_5'])
+    folder('tmpsnapshot_iter_6k3j_9x0q', ['.tmp-snapshot_iter_6-zzzzzzzz'])
+    folder('tmpm.npz_yyyyyyy', ['m.npz', '.tmp-m.npz-xxxxxxxx.npz'])
+    folder('tmpsnapshot_iter_8bbbbbbbb', age=old)  # empty and old
+    # not ours, or maybe alive
+    folder('tmpsnapshot_iter_7aaaaaaaa')  # empty and fresh
+    folder('tmpsnapshot_iter_9cccccccc', ['snapshot_iter_9', 'notes.txt'])
+    folder('tmpsnapshot_iter_1dddddddd', ['snapshot_iter_2'])
+    folder('tmpdata', ['data'])
+    live = folder('tmpsnapshot_iter_3eeeeeeee', ['snapshot_iter_3'])
+    holder = subprocess.Popen([sys.executable, '-c', _DIR_HOLDER, live],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    try:
+        assert holder.stdout.readline() == b'locked\n'
+        writer = snapshot_writers.SimpleWriter()
+        writer('snapshot_iter_10', out, {'x': numpy.zeros(3)})
+        assert sorted(os.listdir(out)) == [
+            'snapshot_iter_10', 'tmpdata', 'tmpsnapshot_iter_1dddddddd',
+            'tmpsnapshot_iter_3eeeeeeee', 'tmpsnapshot_iter_7aaaaaaaa',
+            'tmpsnapshot_iter_9cccccccc']
+        # its process dies: the next save takes its folder for a leftover
+        os.kill(holder.pid, signal.SIGKILL)
+        holder.wait()
+        writer('snapshot_iter_11', out, {'x': numpy.zeros(3)})
+        assert not os.path.exists(live)
+    finally:
+        if holder.poll() is None:
+            holder.kill()
+            holder.wait()
