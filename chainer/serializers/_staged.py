@@ -5,8 +5,13 @@ and checks that it fits (key present, dtype castable, shape broadcastable),
 changing nothing. Only when all of it fits does pass two assign, from the
 staged values, so a missing key, a bad shape or a corrupt file leaves the
 target exactly as it was.
+
+A reader checks the shape and dtype that the file declares for an entry
+against the target before it reads the data (:func:`check_declared`), so a
+small file declaring a huge array is refused without reading it.
 """
 
+import math
 import numbers
 
 import numpy
@@ -49,8 +54,16 @@ def _name_matcher(ignore_names):
 class StagedDeserializer(serializer_module.Deserializer):
     """A deserializer whose ``load`` is all-or-nothing.
 
-    Subclasses implement ``_read(key)``, returning a NumPy array or
-    ``_NONE``, and raising KeyError when the key is absent.
+    Subclasses implement ``_read(key, value)``, returning a NumPy array or
+    ``_NONE``, and raising KeyError when the key is absent; ``value`` is the
+    target, for :func:`check_declared`.
+
+    Within :meth:`load`, a stored None (how Chainer writes an absent value)
+    goes only into a target that is None (an unset persistent value, an
+    uninitialized parameter): into an array or a scalar it is a ValueError,
+    instead of a None that the object would take in place of its state.
+    Called directly, outside :meth:`load`, the deserializer returns None for
+    it whatever the target, as Chainer's does.
     """
 
     _staging = None
@@ -89,11 +102,11 @@ class StagedDeserializer(serializer_module.Deserializer):
             staging.dry_run = False
             staging.cache = None
 
-    def _get(self, key):
+    def _get(self, key, value):
         cache = self._staging.cache
         if cache is not None and key in cache:
             return cache[key]
-        data = self._read(key)
+        data = self._read(key, value)
         if cache is not None:
             cache[key] = data
         return data
@@ -103,7 +116,7 @@ class StagedDeserializer(serializer_module.Deserializer):
         if self.ignore_names is not None and self.ignore_names(key):
             return value
         try:
-            data = self._get(key)
+            data = self._get(key, value)
         except KeyError:
             if not self.strict:
                 return value
@@ -113,6 +126,10 @@ class StagedDeserializer(serializer_module.Deserializer):
         # assignments then.
         dry = self._staging.dry_run
         if data is _NONE:
+            if self._staging.cache is not None and not _may_be_none(value):
+                raise ValueError(
+                    'cannot load {!r}: the file holds None (an empty value) '
+                    'where the target is {}'.format(key, _describe(value)))
             return None
         if value is None:
             return data
@@ -137,19 +154,56 @@ class StagedDeserializer(serializer_module.Deserializer):
                 key, type(value).__name__))
 
 
-def _copy_into(dst, src, key, dry):
-    if not numpy.can_cast(src.dtype, dst.dtype, 'same_kind'):
+def _may_be_none(value):
+    if isinstance(value, variable.Variable):
+        value = value.array
+    return value is None
+
+
+def _describe(value):
+    if isinstance(value, variable.Variable):
+        value = value.array
+    if isinstance(value, backend._get_array_types()):
+        return 'an array of shape {} and dtype {}'.format(value.shape,
+                                                          value.dtype)
+    return 'a value of type {} ({!r})'.format(type(value).__name__, value)
+
+
+def check_declared(key, value, shape, dtype):
+    """Refuses, before its data is read, a stored array of the declared
+    ``shape`` and ``dtype`` that cannot go into the target ``value``."""
+    if isinstance(value, variable.Variable):
+        value = value.array
+    if isinstance(value, backend._get_array_types()):
+        _check_fits(key, shape, dtype, value)
+    elif isinstance(value, (numbers.Number, numpy.generic)):
+        _check_scalar_shape(key, shape, value)
+
+
+def _check_fits(key, shape, dtype, dst):
+    if not numpy.can_cast(dtype, dst.dtype, 'same_kind'):
         raise TypeError(
             'cannot load {!r}: cannot cast the stored dtype {} to the '
-            'target dtype {}'.format(key, src.dtype, dst.dtype))
+            'target dtype {}'.format(key, dtype, dst.dtype))
     try:
-        ok = numpy.broadcast_shapes(src.shape, dst.shape) == dst.shape
+        ok = numpy.broadcast_shapes(shape, dst.shape) == dst.shape
     except ValueError:
         ok = False
     if not ok:
         raise ValueError(
             'cannot load {!r}: shape mismatch, the stored array has shape {} '
-            'but the target has shape {}'.format(key, src.shape, dst.shape))
+            'but the target has shape {}'.format(key, shape, dst.shape))
+
+
+def _check_scalar_shape(key, shape, value):
+    if len(shape) > 1 or math.prod(shape) != 1:
+        raise TypeError(
+            'cannot load {!r} into a scalar of type {}: the stored value '
+            'has shape {}'.format(key, type(value).__name__, shape))
+
+
+def _copy_into(dst, src, key, dry):
+    _check_fits(key, src.shape, src.dtype, dst)
     if dry:
         return
     if isinstance(dst, numpy.ndarray):
@@ -162,10 +216,7 @@ def _copy_into(dst, src, key, dry):
 
 
 def _to_scalar(value, data, key):
-    if data.size != 1 or data.ndim > 1:
-        raise TypeError(
-            'cannot load {!r} into a scalar of type {}: the stored value '
-            'has shape {}'.format(key, type(value).__name__, data.shape))
+    _check_scalar_shape(key, data.shape, value)
     target = numpy.dtype(type(value))
     if not numpy.can_cast(data.dtype, target, 'safe'):
         raise TypeError(

@@ -169,7 +169,10 @@ class HDF5Deserializer(_staged.StagedDeserializer):
     """Loads values from an HDF5 group (needs h5py).
 
     Like :class:`~chainer.serializers.NpzDeserializer`, :meth:`load` is all
-    or nothing.
+    or nothing, checks a dataset's shape and dtype against the target before
+    reading it, and refuses a stored None (``h5py.Empty``) for a target
+    that holds a value. Soft and external links in the file are refused
+    (ValueError), never followed.
 
     Args:
         group (h5py.Group): The group to read.
@@ -190,27 +193,62 @@ class HDF5Deserializer(_staged.StagedDeserializer):
         # the child reads the subgroup (None when it is absent: its reads
         # then miss); its path keeps the full keys, for the staging cache
         name = key.strip('/')
-        sub = None if self.group is None else self.group.get(name)
+        path = self.path + name
+        sub = None if self.group is None else _follow(self.group, name, path)
         if not isinstance(sub, h5py.Group):
             sub = None
-        return HDF5Deserializer(sub, self.strict,
-                                _path=self.path + name + '/',
+        return HDF5Deserializer(sub, self.strict, _path=path + '/',
                                 _staging=self._staging)
 
-    def _read(self, key):
-        key = key[len(self.path):]
-        if self.group is None or key not in self.group:
-            raise KeyError(key)
-        dataset = self.group[key]
+    def _read(self, key, value):
+        name = key[len(self.path):]
+        dataset = None if self.group is None else _follow(self.group, name,
+                                                           key)
         if not isinstance(dataset, h5py.Dataset):
-            raise KeyError(key)
+            raise KeyError(name)
+        if dataset.shape is None:  # h5py.Empty: how Chainer stores None
+            return _staged._NONE
+        # before reading: a dataset that cannot fit is not decompressed
+        _staged.check_declared(key, value, dataset.shape, dataset.dtype)
         try:
-            if dataset.shape is None:
-                return _staged._NONE
             return numpy.asarray(dataset[()])
         except Exception as e:
             raise ValueError('cannot read {!r} from the HDF5 file ({}: {})'
                              .format(key, type(e).__name__, e)) from e
+
+
+def _follow(group, name, key):
+    """The object at the path ``name`` under ``group`` (None if absent),
+    through hard links only: a soft or external link is refused, never
+    followed (it could lead anywhere, another file included)."""
+    obj = group
+    for part in name.split('/'):
+        if not part:
+            continue
+        if not isinstance(obj, h5py.Group):
+            return None
+        try:
+            link = obj.get(part, getlink=True)
+        except Exception as e:  # a link of a type h5py does not know
+            raise _refused_link(key, 'a link that h5py cannot read ({})'
+                                .format(e)) from e
+        if link is None:
+            return None
+        if isinstance(link, h5py.SoftLink):
+            raise _refused_link(key, 'a soft link to {!r}'.format(link.path))
+        if isinstance(link, h5py.ExternalLink):
+            raise _refused_link(key, 'an external link to {!r} in {!r}'
+                                .format(link.path, link.filename))
+        if not isinstance(link, h5py.HardLink):
+            raise _refused_link(key, 'a link of type {}'
+                                .format(type(link).__name__))
+        obj = obj[part]
+    return obj
+
+
+def _refused_link(key, what):
+    return ValueError('cannot load {!r}: the HDF5 file has {} there; links '
+                      'are refused, not followed'.format(key, what))
 
 
 def load_hdf5(filename, obj):

@@ -1,9 +1,11 @@
 """Saving to and loading from NumPy ``.npz`` files."""
 
+import math
 import os
 import zipfile
 
 import numpy
+from numpy.lib import format as npy_format
 
 from chainer import backend
 from chainer import serializer as serializer_module
@@ -92,8 +94,11 @@ def save_npz(file, obj, compression=True):
 class NpzDeserializer(_staged.StagedDeserializer):
     """Loads values from an ``.npz`` file (or any dict of arrays).
 
-    Loading never unpickles: an object entry (how Chainer stores None) is
-    read as None without being unpickled. :meth:`load` is all-or-nothing:
+    Loading never unpickles: a 0-d object entry (how Chainer stores None)
+    is read as None without being unpickled, and any other object entry is
+    refused (ValueError). The shape and dtype that an entry's header
+    declares are checked against the target before its data is read.
+    :meth:`load` is all-or-nothing:
     it first reads and checks every value the object asks for, and only
     then assigns, so on an error the object is left exactly as it was.
 
@@ -128,10 +133,10 @@ class NpzDeserializer(_staged.StagedDeserializer):
             return KeyError('{} is not a file in the archive'.format(key))
         return KeyError(key)
 
-    def _read(self, key):
+    def _read(self, key, value):
         npz = self.npz
         if hasattr(npz, 'files') and hasattr(npz, 'zip'):
-            return _read_npz_entry(npz, key)
+            return _read_npz_entry(npz, key, value)
         data = npz[key]
         data = getattr(data, 'array', data)
         if data is None:
@@ -139,37 +144,58 @@ class NpzDeserializer(_staged.StagedDeserializer):
         data = backend.CpuDevice().send(numpy.asarray(data)) \
             if not backend.is_gpu_array(data) else data
         if data.dtype.hasobject:
-            return _staged._NONE
+            if data.shape == () and data[()] is None:
+                return _staged._NONE
+            raise _object_array(key, data.shape)
         return data
 
 
-def _read_npz_entry(npz, key):
-    if key not in npz.files:
-        raise KeyError(key)
+def _read_npz_entry(npz, key, value):
+    """Reads one entry of an npz file, after checking what its header
+    declares (shape, dtype) against the target ``value``: a declared size
+    that does not fit is refused before any data is read. Never unpickles:
+    a 0-d object entry is Chainer's None, any other object entry an
+    error."""
+    info = _member(npz.zip, key)
     try:
-        data = npz[key]
-    except ValueError as e:
-        if 'allow_pickle' not in str(e):
-            raise _corrupt(key, e)
-        if _entry_dtype(npz, key).hasobject:
-            return _staged._NONE  # Chainer's None; never unpickled
+        with npz.zip.open(info) as f:
+            version = npy_format.read_magic(f)
+            if version == (1, 0):
+                shape, _, dtype = npy_format.read_array_header_1_0(f)
+            else:  # 2.0, and 3.0 (the same layout, UTF-8 field names)
+                shape, _, dtype = npy_format.read_array_header_2_0(f)
+            data_size = info.file_size - f.tell()
+    except Exception as e:
         raise _corrupt(key, e)
+    if dtype.hasobject:
+        if shape == ():
+            return _staged._NONE  # how Chainer stores None
+        raise _object_array(key, shape)
+    _staged.check_declared(key, value, shape, dtype)
+    if math.prod(shape) * dtype.itemsize > data_size:
+        raise _corrupt(key, ValueError(
+            'the header declares shape {} of {}, more than the {} bytes '
+            'stored'.format(shape, dtype, data_size)))
+    try:
+        return npz[key]
     except Exception as e:  # a truncated or corrupt member
         raise _corrupt(key, e)
-    if data.dtype.hasobject and data.shape == () and data[()] is None:
-        return _staged._NONE  # None, from a file opened with allow_pickle
-    return data
 
 
-def _entry_dtype(npz, key):
-    from numpy.lib import format as npy_format
-    with npz.zip.open(key + '.npy') as f:
-        version = npy_format.read_magic(f)
-        if version == (1, 0):
-            header = npy_format.read_array_header_1_0(f)
-        else:
-            header = npy_format.read_array_header_2_0(f)
-    return header[2]
+def _member(zf, key):
+    # the member NumPy reads for ``key``: the name itself, or with .npy
+    for name in (key, key + '.npy'):
+        try:
+            return zf.getinfo(name)
+        except KeyError:
+            pass
+    raise KeyError(key)
+
+
+def _object_array(key, shape):
+    return ValueError(
+        'cannot load {!r}: the file holds an object array of shape {}, '
+        'which is never unpickled'.format(key, shape))
 
 
 def _corrupt(key, cause):

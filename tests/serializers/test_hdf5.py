@@ -1,3 +1,5 @@
+import os
+
 import numpy
 import pytest
 
@@ -105,3 +107,114 @@ def test_none_needs_h5py_with_empty(tmp_path, monkeypatch):
     with h5py.File(str(tmp_path / 'a.h5'), 'w') as f:
         with pytest.raises(RuntimeError, match='h5py>=2.7.0'):
             hdf5.HDF5Serializer(f)('x', None)
+
+
+# --- hostile or broken files: a clear error, the target untouched -----------
+
+def _bytes_of(obj):
+    """Every value of ``obj`` as its serializer sees it, to the byte."""
+    import chainer
+    out = {}
+
+    class Spy(chainer.serializer.Serializer):
+        def __init__(self, path=''):
+            self.path = path
+
+        def __getitem__(self, key):
+            return Spy(self.path + key + '/')
+
+        def __call__(self, key, value):
+            out[self.path + key] = (
+                (type(value), value.dtype, value.shape, value.tobytes())
+                if hasattr(value, 'dtype') else (type(value), repr(value)))
+            return value
+
+    obj.serialize(Spy())
+    return out
+
+
+def _trained():
+    import chainer
+    model = chainer.Sequential(chainer.links.Linear(3, 4),
+                               chainer.links.BatchNormalization(4))
+    opt = chainer.optimizers.Adam()
+    opt.setup(model)
+    x = numpy.random.RandomState(0).rand(5, 3).astype(numpy.float32)
+    opt.update(lambda: chainer.functions.sum(model(x) ** 2))
+    return model, opt
+
+
+@needs_h5py
+@pytest.mark.parametrize('key', ['1/avg_mean', '1/N', 't', '0/W/t',
+                                 '0/W/m'])
+def test_empty_dataset_is_refused_for_state(key, tmp_path):
+    model, opt = _trained()
+    obj = opt if key == 't' or key.startswith('0/W/') else model
+    fn = str(tmp_path / 'x.h5')
+    hdf5.save_hdf5(fn, obj)
+    with h5py.File(fn, 'a') as f:
+        del f[key]
+        f.create_dataset(key, data=h5py.Empty('f'))
+    before = _bytes_of(obj)
+    with pytest.raises(ValueError, match='{!r}.*None'.format(key)):
+        hdf5.load_hdf5(fn, obj)
+    assert _bytes_of(obj) == before
+
+
+@needs_h5py
+def test_declared_size_is_checked_before_reading(tmp_path):
+    import tracemalloc
+    fn = str(tmp_path / 'x.h5')
+    with h5py.File(fn, 'w') as f:
+        # 2 GiB declared, nothing stored: reading it would allocate it all
+        f.create_dataset('l1/W', shape=(2 ** 29,), dtype='f',
+                         chunks=(2 ** 20,), compression='gzip')
+        f.create_dataset('l1/b', data=numpy.zeros(4))
+        f.create_dataset('N', data=0)
+        f.create_dataset('avg', data=numpy.zeros(4))
+        f.create_dataset('u', data=h5py.Empty('f'))
+    assert os.path.getsize(fn) < 2 ** 20
+    dst = Net()
+    before = _bytes_of(dst)
+    tracemalloc.start()
+    try:
+        with pytest.raises(ValueError,
+                           match=r"'l1/W'.*\(536870912,\).*\(4, 3\)"):
+            hdf5.load_hdf5(fn, dst)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 16 * 2 ** 20
+    assert _bytes_of(dst) == before
+
+
+@needs_h5py
+@pytest.mark.parametrize('kind', ['soft', 'external', 'soft_group'])
+def test_links_are_refused(kind, tmp_path):
+    src = Net()
+    fn = str(tmp_path / 'x.h5')
+    hdf5.save_hdf5(fn, src)
+    other = str(tmp_path / 'other.h5')
+    with h5py.File(other, 'w') as f:
+        f.create_dataset('W', data=numpy.full((4, 3), 7, 'f'))
+    with h5py.File(fn, 'a') as f:
+        f.copy('l1', 'elsewhere')
+        f['elsewhere/W'][...] = 7
+        if kind == 'soft':
+            del f['l1/W']
+            f['l1/W'] = h5py.SoftLink('/elsewhere/W')
+            what = "'l1/W'.*soft link to '/elsewhere/W'"
+        elif kind == 'external':
+            del f['l1/W']
+            f['l1/W'] = h5py.ExternalLink(other, '/W')
+            what = "'l1/W'.*external link to '/W' in '.*other.h5'"
+        else:
+            del f['l1']
+            f['l1'] = h5py.SoftLink('/elsewhere')
+            what = "'l1'.*soft link to '/elsewhere'"
+    dst = Net()
+    before = _bytes_of(dst)
+    with pytest.raises(ValueError, match=what + '.*not followed'):
+        hdf5.load_hdf5(fn, dst)
+    assert _bytes_of(dst) == before
+    assert not (dst.l1.W.array == 7).all()

@@ -143,15 +143,18 @@ def test_persistent_none_gets_the_array():
     numpy.testing.assert_array_equal(dst.avg_mean, src.avg_mean)
 
 
-def test_initialized_param_ignores_stored_none():
+def test_stored_none_for_an_initialized_param_is_refused():
+    # the file says the parameter has no value; keeping the random one
+    # would be a silently wrong model
     src, dst = MLP(), MLP()
     dst.u.initialize((2,))
-    before = dst.u.array.copy()
+    before = state(dst)
     bio = io.BytesIO()
     save_npz(bio, src)
     bio.seek(0)
-    load_npz(bio, dst)
-    numpy.testing.assert_array_equal(dst.u.array, before)
+    with pytest.raises(ValueError, match="'u'.*None.*shape \\(2,\\)"):
+        load_npz(bio, dst)
+    assert_same_state(before, state(dst))
 
 
 # --- loading never unpickles -------------------------------------------------
@@ -169,13 +172,24 @@ def test_load_never_unpickles():
     d = DictionarySerializer()
     d.save(src)
     d.target['decay'] = numpy.array(_Evil(), dtype=object)
+    d.target['avg_mean'] = numpy.array([_Evil()] * 4, dtype=object)
     bio = io.BytesIO()
     numpy.savez(bio, **d.target)
-    bio.seek(0)
+    data = bio.getvalue()
     m = MLP()
-    load_npz(bio, m)
+    before = state(m)
+    # a 0-d object entry is Chainer's None: not for a float
+    with pytest.raises(ValueError, match="'decay'.*None.*float"):
+        load_npz(io.BytesIO(data), m, ignore_names='avg_mean')
+    with pytest.raises(ValueError, match="'avg_mean'.*object array.*"
+                       "never unpickled"):
+        load_npz(io.BytesIO(data), m)
+    # even from a file that its user opened with allow_pickle=True
+    with numpy.load(io.BytesIO(data), allow_pickle=True) as f:
+        with pytest.raises(ValueError, match='avg_mean'):
+            NpzDeserializer(f).load(m)
     assert _UNPICKLED == []
-    assert m.decay is None  # an object entry reads as Chainer's None
+    assert_same_state(before, state(m))
 
 
 # --- failures leave the target exactly as it was ----------------------------
@@ -395,3 +409,143 @@ def test_none_read_from_a_file_opened_with_pickles(tmp_path):
         assert d('w', None) is None
         assert d('w', numpy.empty(1, numpy.float32)) is None
         assert d('s', '') == 'abc'   # bytes come back as text
+
+
+# --- hostile or broken files: a clear error, the target untouched -----------
+
+def _bytes_of(obj):
+    """Every value of ``obj`` as its serializer sees it, to the byte."""
+    out = {}
+
+    class Spy(chainer.serializer.Serializer):
+        def __init__(self, path=''):
+            self.path = path
+
+        def __getitem__(self, key):
+            return Spy(self.path + key + '/')
+
+        def __call__(self, key, value):
+            out[self.path + key] = (
+                (type(value), value.dtype, value.shape, value.tobytes())
+                if hasattr(value, 'dtype') else (type(value), repr(value)))
+            return value
+
+    obj.serialize(Spy())
+    return out
+
+
+def _trained():
+    model = chainer.Sequential(chainer.links.Linear(3, 4),
+                               chainer.links.BatchNormalization(4))
+    opt = chainer.optimizers.Adam()
+    opt.setup(model)
+    x = numpy.random.RandomState(0).rand(5, 3).astype(numpy.float32)
+    opt.update(lambda: chainer.functions.sum(model(x) ** 2))
+    return model, opt
+
+
+@pytest.mark.parametrize('key', ['1/avg_mean', '1/N', 't',
+                                 '0/W/t', '0/W/m'])
+def test_stored_none_is_refused_for_state(key):
+    model, opt = _trained()
+    obj = opt if key == 't' or key.startswith('0/W/') else model
+    d = DictionarySerializer()
+    d.save(obj)
+    assert key in d.target
+    d.target[key] = numpy.array(None, dtype=object)  # Chainer's None
+    bio = io.BytesIO()
+    numpy.savez(bio, **d.target)
+    before = _bytes_of(obj)
+    with pytest.raises(ValueError, match='{!r}.*None'.format(key)):
+        load_npz(io.BytesIO(bio.getvalue()), obj)
+    assert _bytes_of(obj) == before
+
+
+def _npz_with_member(entries, key, raw):
+    """An npz of ``entries`` whose member ``key`` has the bytes ``raw``."""
+    bio = io.BytesIO()
+    with zipfile.ZipFile(bio, 'w', zipfile.ZIP_DEFLATED) as zf:
+        for k, v in entries.items():
+            with zf.open(k + '.npy', 'w') as f:
+                if k == key:
+                    f.write(raw)
+                else:
+                    numpy.lib.format.write_array(f, numpy.asarray(v))
+    return bio.getvalue()
+
+
+def _npy_header(shape, dtype='<f4'):
+    bio = io.BytesIO()
+    numpy.lib.format.write_array_header_1_0(
+        bio, {'descr': dtype, 'fortran_order': False, 'shape': shape})
+    return bio.getvalue()
+
+
+def _peak_memory(fn):
+    import tracemalloc
+    tracemalloc.start()
+    try:
+        fn()
+    finally:
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+    return peak
+
+
+def test_declared_size_is_checked_before_reading():
+    # 12 floats of data under a header that declares 2 GiB of them
+    src = chainer.links.Linear(3, 4)
+    entries = {'W': src.W.array, 'b': src.b.array}
+    raw = _npy_header((2 ** 29,)) + src.W.array.tobytes()
+    data = _npz_with_member(entries, 'W', raw)
+    assert len(data) < 4096
+    err = []
+    for dst in chainer.links.Linear(3, 4), chainer.links.Linear(None, 4):
+        before = _bytes_of(dst)
+
+        def load():
+            with pytest.raises(ValueError, match="'W'") as e:
+                load_npz(io.BytesIO(data), dst)
+            err.append(str(e.value))
+        assert _peak_memory(load) < 16 * 2 ** 20
+        assert _bytes_of(dst) == before
+    # an initialized target: the expected and the declared shapes
+    assert '(4, 3)' in err[0] and '(536870912,)' in err[0]
+    # an uninitialized one: more declared than stored
+    assert '536870912' in err[1] and 'npz' in err[1]
+
+
+def test_declared_size_of_a_compressed_bomb_is_checked_first():
+    # an honest 64 MiB of zeros, deflated to a few dozen kB, for a
+    # parameter of 12 values: refused without being inflated
+    src = chainer.links.Linear(3, 4)
+    bio = io.BytesIO()
+    with zipfile.ZipFile(bio, 'w', zipfile.ZIP_DEFLATED) as zf:
+        with zf.open('W.npy', 'w', force_zip64=True) as f:
+            f.write(_npy_header((2 ** 24,)))
+            chunk = bytes(2 ** 22)
+            for _ in range(16):
+                f.write(chunk)
+        with zf.open('b.npy', 'w') as f:
+            numpy.lib.format.write_array(f, src.b.array)
+    data = bio.getvalue()
+    assert len(data) < 2 ** 20
+    dst = chainer.links.Linear(3, 4)
+    before = _bytes_of(dst)
+
+    def load():
+        with pytest.raises(ValueError, match=r"'W'.*\(16777216,\).*\(4, 3\)"):
+            load_npz(io.BytesIO(data), dst)
+    assert _peak_memory(load) < 16 * 2 ** 20
+    assert _bytes_of(dst) == before
+
+
+def test_declared_dtype_is_checked_before_reading():
+    src = chainer.links.Linear(3, 4)
+    raw = _npy_header((4, 3), '<c16') + bytes(16 * 12)
+    data = _npz_with_member({'W': src.W.array, 'b': src.b.array}, 'W', raw)
+    dst = chainer.links.Linear(3, 4)
+    before = _bytes_of(dst)
+    with pytest.raises(TypeError, match="'W'.*complex128.*float32"):
+        load_npz(io.BytesIO(data), dst)
+    assert _bytes_of(dst) == before
