@@ -125,3 +125,19 @@ def test_messages_name_the_argument():
                        r'in \[0, 4\)'):
         F.upsampling_2d(numpy.ones((1, 1, 2, 2), numpy.float32),
                         numpy.full((1, 1, 2, 2), 7, numpy.int32), 2)
+
+
+def test_nan_coordinates_give_nan_not_an_index_error():
+    x = numpy.arange(16, dtype=numpy.float32).reshape(1, 1, 4, 4)
+    grid = numpy.zeros((1, 2, 3, 3), numpy.float32)
+    grid[0, 0, 0, 0] = numpy.nan
+    y = F.spatial_transformer_sampler(x, grid).array
+    assert numpy.isnan(y[0, 0, 0, 0])
+    assert numpy.isfinite(y[0, 0, 1:]).all()
+    offset = numpy.zeros((1, 8, 3, 3), numpy.float32)
+    offset[0, 0, 0, 0] = numpy.nan
+    W = numpy.ones((1, 1, 2, 2), numpy.float32)
+    y = F.deformable_convolution_2d_sampler(x, offset, W).array
+    assert numpy.isnan(y[0, 0, 0, 0])
+    numpy.testing.assert_array_equal(
+        y[0, 0, 1:], F.convolution_2d(x, W).array[0, 0, 1:])

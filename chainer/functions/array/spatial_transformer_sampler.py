@@ -24,7 +24,10 @@ def _corners(x, grid):
     v0 = xp.floor(v)
     du1, du0 = u0 + 1 - u, u - u0   # weights of the left, right columns
     dv1, dv0 = v0 + 1 - v, v - v0   # weights of the top, bottom rows
-    # Indices into x padded by one zero pixel; farther ones clip onto it.
+    # Indices into x padded by one zero pixel; farther ones clip onto it
+    # (a NaN point reads the padding, its NaN weights make the output NaN).
+    u0 = xp.where(xp.isnan(u0), -1, u0)
+    v0 = xp.where(xp.isnan(v0), -1, v0)
     ui = xp.clip(u0, -1, W).astype(numpy.int64) + 1
     vi = xp.clip(v0, -1, H).astype(numpy.int64) + 1
     ui1 = xp.clip(u0 + 1, -1, W).astype(numpy.int64) + 1

@@ -114,6 +114,9 @@ def deformable_convolution_2d_sampler(x, offset, W, b=None, stride=1, pad=0):
     x0 = xp.floor(chainer.as_array(px))
     fy = py - y0
     fx = px - x0
+    # A NaN offset reads the padding; its NaN weights make the output NaN.
+    y0 = xp.where(xp.isnan(y0), -1, y0)
+    x0 = xp.where(xp.isnan(x0), -1, x0)
     # The padded image gets one more zero pixel on each side: indices out
     # of range clip onto it, so far points read zeros.
     hp, wp = h + 2 * ph, w + 2 * pw
