@@ -79,16 +79,6 @@ class _Hold:
         except OSError:
             pass  # no lock: cleaners fall back on the age of the file
 
-    def fsync(self):
-        if self.fd is not None:
-            os.fsync(self.fd)
-            return
-        fd = os.open(self.path, os.O_RDWR)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-
     def release(self):
         if self.fd is not None:
             os.close(self.fd)
@@ -113,18 +103,27 @@ def holding(path):
 
 @contextlib.contextmanager
 def saving(path):
-    """Yields a temporary path in the folder of ``path`` to write the file
-    to; when the block succeeds, the file is fsynced and renamed to
-    ``path``; when it fails, it is removed and ``path`` is untouched. Stale
-    leftovers of earlier saves in that folder are removed first."""
+    """Yields a binary file (unbuffered, empty) to write ``path`` into: a
+    temporary file in the folder of ``path``, which is fsynced and renamed
+    to ``path`` when the block succeeds, and removed, ``path`` untouched,
+    when it fails. Stale leftovers of earlier saves in that folder are
+    removed first."""
     folder = os.path.dirname(os.path.abspath(path))
     remove_stale(folder)
     hold = _Hold()
     try:
         with atomic_path(path) as tmp:
             hold.attach(tmp)
-            yield tmp
-            hold.fsync()
+            # written through the locked descriptor itself: with the POSIX
+            # locks that stand in for flock on NFS, closing any other
+            # descriptor of the file would drop the lock
+            if hold.fd is not None:
+                f = open(hold.fd, 'r+b', buffering=0, closefd=False)
+            else:
+                f = open(tmp, 'r+b', buffering=0)
+            with f:
+                yield f
+                os.fsync(f.fileno())
     finally:
         # released only after the rename: until then the file must look
         # alive to other processes' cleaners
@@ -170,6 +169,12 @@ def _remove_if_stale(path, folder, now):
     with _active_lock:
         if path in _active:
             return
+    if fcntl is None:  # no locks to ask: the age is the whole rule
+        if folder:
+            _remove_folder_if_ours(path, None, now)
+        elif _old(path, now):
+            os.remove(path)
+        return
     fd = os.open(path, os.O_RDONLY | _NOFOLLOW | _NONBLOCK)
     try:
         locked = _try_lock(fd)

@@ -82,19 +82,18 @@ def save_hdf5(filename, obj, compression=4):
         with h5py.File(filename, 'w') as f:
             _write(f, obj, compression)
         return
-    with _tempfiles.saving(os.fspath(filename)) as tmp:
-        with open(tmp, 'r+b', buffering=0) as raw:
-            # Through a Python file: HDF5's own file lock would clash with
-            # the lock the save holds on its temporary file.
-            sink = _WriteGuard(raw)
-            with h5py.File(sink, 'w') as f:
-                # HDF5 writes its signature at the head of the file only
-                # when flushed: do it first, so that the temporary file of
-                # a killed save is recognized at once as one of ours
-                f.flush()
-                _write(f, obj, compression)
-            if sink.error is not None:
-                raise sink.error
+    with _tempfiles.saving(os.fspath(filename)) as raw:
+        # Through a Python file: HDF5 would take a lock of its own on the
+        # file, which clashes with the one the save holds.
+        sink = _WriteGuard(raw)
+        with h5py.File(sink, 'w') as f:
+            # HDF5 writes its signature at the head of the file only when
+            # flushed: do it first, so that the temporary file of a killed
+            # save is known at once for one of ours
+            f.flush()
+            _write(f, obj, compression)
+        if sink.error is not None:
+            raise sink.error
 
 
 def _write(f, obj, compression):

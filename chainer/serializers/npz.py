@@ -86,9 +86,8 @@ def save_npz(file, obj, compression=True):
     if not isinstance(file, (str, os.PathLike)):
         savez(file, **target)
         return
-    with _tempfiles.saving(os.fspath(file)) as tmp:
-        with open(tmp, 'wb') as f:
-            savez(f, **target)
+    with _tempfiles.saving(os.fspath(file)) as f:
+        savez(f, **target)
 
 
 class NpzDeserializer(_staged.StagedDeserializer):
