@@ -33,6 +33,15 @@ def _array_types():
     return backend._get_array_types()
 
 
+def _graph_free():
+    """True when an op's backward need not build nodes for its gradient:
+    backprop is off (no double backprop), and no function hook or debug
+    check would see those nodes."""
+    store = _local_store
+    return not store.enable_backprop and not store._function_hooks and \
+        not store.debug
+
+
 def _input_type_error(func, index, x):
     return TypeError(
         '{}: input {} must be a Variable or a numpy/cupy array, but got '

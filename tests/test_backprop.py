@@ -259,3 +259,25 @@ def test_grad_seeds_every_output_with_ones():
     x = _v([1., 2., 3.])
     gx, = chainer.grad([x ** 3], [x])
     numpy.testing.assert_array_equal(gx.array, [3., 12., 27.])
+
+
+@pytest.mark.parametrize('transa,transb', [(False, False), (True, False),
+                                           (False, True), (True, True)])
+def test_graph_free_backward_gives_the_bits_of_the_graph(transa, transb):
+    # Without double backprop, matmul and tanh compute their gradients on
+    # arrays instead of through gradient nodes: the same products, so the
+    # same bits as with enable_double_backprop=True (which records nodes).
+    rs = numpy.random.RandomState(3)
+    a0 = rs.randn(5, 7).astype(numpy.float32)
+    b0 = rs.randn(7, 6).astype(numpy.float32)
+    a0 = a0.T.copy() if transa else a0
+    b0 = b0.T.copy() if transb else b0
+    grads = []
+    for double in (False, True):
+        a, b = chainer.Variable(a0), chainer.Variable(b0)
+        y = F.tanh(F.matmul(a, b, transa=transa, transb=transb))
+        F.sum(y * y).backward(enable_double_backprop=double)
+        grads.append((a.grad, b.grad))
+        assert (a.grad_var.creator is None) != double
+    for g0, g1 in zip(*grads):
+        numpy.testing.assert_array_equal(g0, g1)

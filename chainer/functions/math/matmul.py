@@ -4,8 +4,9 @@ transposes) and ``F.batch_matmul``."""
 import warnings
 
 from chainer import backend
-from chainer.function_node import FunctionNode
+from chainer.function_node import FunctionNode, _graph_free
 from chainer.functions.array.reshape import reshape
+from chainer.variable import _new_variable
 from chainer.functions._errors import check_float, invalid_type
 from chainer.functions._errors import names_bad_arguments
 
@@ -72,6 +73,13 @@ class MatMul(FunctionNode):
     def backward(self, indexes, grad_outputs):
         a, b = self.get_retained_inputs()
         gy, = grad_outputs
+        if a.ndim == 2 and b.ndim == 2 and not self.transc and \
+                _graph_free():
+            # No graph to record (no double backprop): the products the
+            # matmul nodes below would compute, in the same operand order
+            # and layout (so the same bits), without building the nodes.
+            return _grads_2d(a.array, b.array, gy.array, self.transa,
+                             self.transb, indexes)
         if self.transc and gy.ndim >= 2:
             from chainer.functions.array.transpose import transpose
             gy = _swap(gy, transpose)
@@ -118,6 +126,28 @@ class MatMul(FunctionNode):
                 gb = reshape(gb, gb.shape[:-1])
             ret.append(gb)
         return tuple(ret)
+
+
+def _grads_2d(a, b, gy, ta, tb, indexes):
+    if not (a.dtype == b.dtype == gy.dtype):
+        # mixed dtypes take the nodes' promotion rules
+        a, b, gy = (_new_variable(v, False) for v in (a, b, gy))
+        ret = []
+        if 0 in indexes:
+            ret.append(matmul(b, gy, transa=tb, transb=True) if ta else
+                       matmul(gy, b, transb=not tb))
+        if 1 in indexes:
+            ret.append(matmul(gy, a, transa=True, transb=ta) if tb else
+                       matmul(a, gy, transa=not ta))
+        return tuple(ret)
+    ret = []
+    if 0 in indexes:
+        ga = (b.T if tb else b) @ gy.T if ta else gy @ (b if tb else b.T)
+        ret.append(_new_variable(ga))
+    if 1 in indexes:
+        gb = gy.T @ (a.T if ta else a) if tb else (a if ta else a.T) @ gy
+        ret.append(_new_variable(gb))
+    return tuple(ret)
 
 
 def _swap(v, transpose):
