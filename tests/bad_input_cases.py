@@ -34,7 +34,8 @@ def labels(n, k):
 
 
 def spec(labels=(), any_dtype=False, scalar_ok=(), bad_kwargs=(),
-         label_max=None, int_ok=(), skip=(), none_ok=()):
+         label_max=None, int_ok=(), skip=(), none_ok=(),
+         label_high_ok=False):
     """``labels``: positions of label/index arguments; ``label_max``: the
     number of classes (labels of it or past it are out of range);
     ``any_dtype``: integer arrays are valid data; ``scalar_ok``/``int_ok``:
@@ -44,7 +45,7 @@ def spec(labels=(), any_dtype=False, scalar_ok=(), bad_kwargs=(),
     return dict(labels=tuple(labels), any_dtype=any_dtype,
                 scalar_ok=tuple(scalar_ok), bad_kwargs=list(bad_kwargs),
                 label_max=label_max, int_ok=tuple(int_ok), skip=set(skip),
-                none_ok=tuple(none_ok))
+                none_ok=tuple(none_ok), label_high_ok=label_high_ok)
 
 
 S = spec()
@@ -380,10 +381,13 @@ CASES = {
                    spec(bad_kwargs=[dict(delta=-1.0), dict(delta=0.0)])),
     'gaussian_kl_divergence': (lambda m, v: F.gaussian_kl_divergence(m, v),
                                [x23, arr(2, 3)], S),
+    # observations and means may be integers or a scalar (they broadcast
+    # and promote exactly)
     'gaussian_nll': (lambda a, m, v: F.gaussian_nll(a, m, v),
-                     [x23, arr(2, 3), arr(2, 3)], S),
+                     [x23, arr(2, 3), arr(2, 3)],
+                     spec(int_ok=(0, 1), scalar_ok=(0, 1))),
     'bernoulli_nll': (lambda a, y: F.bernoulli_nll(a, y),
-                      [prob(2, 3), x23], S),
+                      [prob(2, 3), x23], spec(int_ok=(0,), scalar_ok=(0,))),
     'contrastive': (lambda a, b, y: F.contrastive(a, b, y),
                     [x23, arr(2, 3), labels(2, 2)],
                     spec(labels=(2,), label_max=2)),
@@ -414,7 +418,10 @@ CASES = {
         lambda e, t: F.discriminative_margin_based_clustering_loss(
             e, t, 0.5, 1.5, 2)[0],
         [arr(1, 2, 3, 3), (numpy.arange(9).reshape(1, 3, 3) % 2).astype(
-            i32)], spec(labels=(1,), label_max=2)),
+            i32)],
+        # labels past max_embedding_dim are not clustered (documented, and
+        # Chainer's own tests rely on it); negative ones are refused
+        spec(labels=(1,), label_max=2, label_high_ok=True)),
     # noise and others
     'dropout': (lambda a: F.dropout(a, 0.5), [x23],
                 spec(bad_kwargs=[dict(ratio=1.5), dict(ratio=-0.1)])),
@@ -502,6 +509,8 @@ def variants(name):
         if is_label and sp['label_max'] is not None:
             for kind, value in (('label_high', sp['label_max'] + 5),
                                 ('label_neg', -3)):
+                if kind == 'label_high' and sp['label_high_ok']:
+                    continue
                 new = list(args)
                 t = a.copy()
                 t.flat[0] = value

@@ -21,21 +21,7 @@ import bad_input_cases as cases
 
 # Still accepted, and not yet refused: each entry is a defect to fix, kept
 # here so that the test fails once it is fixed (then remove the entry).
-KNOWN_GAPS = {
-    # average/bernoulli_nll/gaussian_nll compute with whatever they get
-    ('average', '0:complex'), ('average', '0:int'),
-    ('bernoulli_nll', '0:scalar'), ('bernoulli_nll', '0:complex'),
-    ('bernoulli_nll', '0:int'),
-    ('gaussian_nll', '1:scalar'), ('gaussian_nll', '1:complex'),
-    ('gaussian_nll', '1:int'),
-    # labels past max_embedding_dim are documented as not clustered
-    ('discriminative_margin_based_clustering_loss', '1:label_high'),
-    ('discriminative_margin_based_clustering_loss', '1:label_neg'),
-    ('gumbel_softmax', '0:int'),
-    ('sign', '0:list'), ('sign', '0:scalar'), ('sign', '0:complex'),
-    ('zoneout', '0:complex'), ('zoneout', '0:int'),
-    ('zoneout', '1:complex'), ('zoneout', '1:int'),
-}
+KNOWN_GAPS = set()
 
 
 def _key(text):

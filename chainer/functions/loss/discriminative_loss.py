@@ -105,6 +105,10 @@ def discriminative_margin_based_clustering_loss(
     labels = as_array(labels)
     check_float(func, ea, 'embeddings')
     check_int_labels(func, labels, 'labels')
+    if labels.size and int(labels.min()) < 0:
+        raise ValueError(
+            '{}: labels must be non-negative (0 is the background), but got '
+            '{}'.format(func, int(labels.min())))
     if ea.ndim != 4 or labels.shape != ea.shape[:1] + ea.shape[2:]:
         raise invalid_type(
             func, 'embeddings: (B, C, H, W), labels: (B, H, W)',

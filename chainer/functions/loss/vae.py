@@ -56,6 +56,15 @@ def gaussian_kl_divergence(mean, ln_var, reduce='sum'):
     return _reduce(loss, reduce)
 
 
+def _refuse_complex(func, **arrays):
+    # real-valued likelihoods: a complex argument would lose its imaginary
+    # part somewhere along the way
+    for name, a in arrays.items():
+        if getattr(a, 'dtype', None) is not None and a.dtype.kind == 'c':
+            raise TypeError('{}: {} must be real, but got dtype {}'.format(
+                func, name, a.dtype))
+
+
 @names_bad_arguments
 def bernoulli_nll(x, y, reduce='sum'):
     """Computes the negative log-likelihood of a Bernoulli distribution.
@@ -80,6 +89,7 @@ def bernoulli_nll(x, y, reduce='sum'):
     """
     _check('bernoulli_nll', reduce)
     y = as_variable(y)
+    _refuse_complex('bernoulli_nll', x=x, y=y)
     return _reduce(softplus(y) - y * x, reduce)
 
 
@@ -108,6 +118,7 @@ def gaussian_nll(x, mean, ln_var, reduce='sum'):
     _check('gaussian_nll', reduce)
     x = as_variable(x)
     ln_var = as_variable(ln_var)
+    _refuse_complex('gaussian_nll', x=x, mean=mean, ln_var=ln_var)
     diff = x - mean
     loss = (ln_var + math.log(2 * math.pi)) * 0.5 + \
         diff * diff * exp(-ln_var) * 0.5

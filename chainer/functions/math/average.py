@@ -1,5 +1,7 @@
 """``F.average`` (also ``F.mean``)."""
 
+import numpy
+
 from chainer import utils
 from chainer.function_node import FunctionNode
 from chainer.functions._errors import check_float, invalid_type
@@ -73,6 +75,11 @@ def average(x, axis=None, weights=None, keepdims=False):
                            len(shape))
     if weights is None:
         return Mean(axis, keepdims).apply((x,))[0]
+    for name, a in (('x', x), ('weights', weights)):
+        kind = getattr(a, 'dtype', numpy.dtype('f')).kind
+        if kind != 'f':
+            raise invalid_type('average', '{}.dtype.kind == f'.format(name),
+                               '{} != f'.format(kind))
     if axes is not None and len(axes) > 1:
         raise ValueError('tuple axis is not supported when weights is given '
                          '(average)')

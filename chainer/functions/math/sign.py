@@ -3,7 +3,7 @@
 from chainer import backend
 from chainer import utils
 from chainer.variable import Variable, as_array
-from chainer.functions._errors import names_bad_arguments
+from chainer.functions._errors import check_array, names_bad_arguments
 
 
 @names_bad_arguments
@@ -25,7 +25,11 @@ def sign(x):
     >>> F.sign(np.array([2.5, -1.5], np.float32)).array
     array([ 1., -1.], dtype=float32)
     """
+    check_array('sign', 'x', x)
     x = as_array(x)
+    if x.dtype.kind == 'c':
+        raise TypeError('sign: x must be real, but got dtype {}'.format(
+            x.dtype))
     xp = backend.get_array_module(x)
     x = xp.asarray(x)
     return Variable(utils.force_array(xp.sign(x), x.dtype),

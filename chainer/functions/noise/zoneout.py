@@ -1,11 +1,13 @@
 """``F.zoneout``: keeps the previous state at random (Krueger et al.,
 2016), the recurrent twin of dropout."""
 
+import numpy
+
 import chainer
 from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions.noise.dropout import _parse_kwargs
-from chainer.functions._errors import names_bad_arguments
+from chainer.functions._errors import invalid_type, names_bad_arguments
 
 
 class Zoneout(FunctionNode):
@@ -64,5 +66,10 @@ def zoneout(h, x, ratio=.5, **kwargs):
         if not 0 <= ratio <= 1:
             raise ValueError('zoneout: ratio must be in [0, 1], got '
                              '{}'.format(ratio))
+        for name, a in (('h', h), ('x', x)):
+            kind = getattr(a, 'dtype', numpy.dtype('f')).kind
+            if kind != 'f':
+                raise invalid_type('zoneout', '{}.dtype.kind == f'.format(
+                    name), '{} != f'.format(kind))
         return Zoneout(ratio).apply((h, x))[0]
     return chainer.as_variable(x)
