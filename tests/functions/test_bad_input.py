@@ -127,3 +127,37 @@ def test_nan_coordinates_give_nan_not_an_index_error():
     assert numpy.isnan(y[0, 0, 0, 0])
     numpy.testing.assert_array_equal(
         y[0, 0, 1:], F.convolution_2d(x, W).array[0, 0, 1:])
+
+
+@pytest.mark.parametrize('func,x_shape,w_shape,y_shape', [
+    (F.convolution_1d, (1, 1, 4), (0, 1, 2), (1, 0, 3)),
+    (F.convolution_2d, (1, 1, 4, 4), (0, 1, 2, 2), (1, 0, 3, 3)),
+    (F.convolution_3d, (1, 1, 3, 3, 3), (0, 1, 2, 2, 2), (1, 0, 2, 2, 2)),
+    (F.convolution_nd, (1, 1, 4), (0, 1, 2), (1, 0, 3)),
+    (F.depthwise_convolution_2d, (1, 1, 4, 4), (0, 1, 2, 2), (1, 0, 3, 3)),
+    (F.local_convolution_2d, (1, 1, 3, 3), (0, 2, 2, 1, 2, 2),
+     (1, 0, 2, 2)),
+])
+def test_no_filters_give_an_empty_output(func, x_shape, w_shape, y_shape):
+    import chainer
+    x = chainer.Variable(numpy.ones(x_shape, numpy.float32))
+    W = chainer.Variable(numpy.ones(w_shape, numpy.float32))
+    y = func(x, W)
+    assert y.shape == y_shape and y.dtype == numpy.float32
+    F.sum(y).backward()
+    numpy.testing.assert_array_equal(x.grad, numpy.zeros(x_shape))
+    assert W.grad.shape == w_shape
+
+
+def test_permutate_and_reshape_arguments():
+    x = numpy.arange(6, dtype=numpy.float32).reshape(2, 3)
+    with pytest.raises(ValueError, match='permutate: indices has 3 '
+                       r'entries, but x.shape\[0\] is 2'):
+        F.permutate(x, numpy.array([1, 0, 1], numpy.int32))
+    with pytest.raises(ValueError, match='permutate: .*duplicate value: 1'):
+        F.permutate(x, numpy.array([1, 1], numpy.int32))
+    numpy.testing.assert_array_equal(
+        F.permutate(x, numpy.array([1, 0], numpy.int32)).array, x[::-1])
+    with pytest.raises(AssertionError, match='reshape: only one dimension '
+                       r'of the new shape can be -1, got \(-1, -1\)'):
+        F.reshape(x, (-1, -1))

@@ -10,7 +10,8 @@ from chainer.functions._errors import names_bad_arguments
 
 
 def _check_permutation(indices):
-    # Only in debug mode, as Chainer: it costs a sort and a sync on GPU.
+    # Chainer checks in debug mode only; here also always on the CPU,
+    # where it is cheap (on GPU it costs a sync).
     ind = backend.CpuDevice().send(indices)
     if ind.size == 0:
         return
@@ -44,7 +45,12 @@ class Permutate(FunctionNode):
         if not ndim > need:
             raise invalid_type(self, 'x.ndim > {}'.format(need),
                                '{} <= {}'.format(ndim, need))
-        if chainer.config.debug:
+        if len(indices) != x.shape[axis]:
+            raise ValueError(
+                'permutate: indices has {} entries, but x.shape[{}] is {}: '
+                'it must be a permutation of that axis'.format(
+                    len(indices), axis, x.shape[axis]))
+        if chainer.config.debug or isinstance(indices, numpy.ndarray):
             _check_permutation(indices)
         xp = backend.get_array_module(x)
         if self.inv:

@@ -58,7 +58,12 @@ def reshape(x, shape):
     else:
         shape = tuple(shape)
     # Chainer asserts at most one unknown dimension.
-    assert shape.count(-1) <= 1
+    if shape.count(-1) > 1:
+        # (an AssertionError too, as Chainer's assert)
+        from chainer.functions._errors import AssertionValueError
+        raise AssertionValueError(
+            'reshape: only one dimension of the new shape can be -1, got '
+            '{}'.format(shape))
     if x.shape == shape:
         from chainer.variable import as_variable
         return as_variable(x)

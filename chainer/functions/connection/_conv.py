@@ -141,6 +141,12 @@ def conv_forward(x, W, b, stride, pad, dilate, groups, cover_all,
     nd = x.ndim - 2
     n = x.shape[0]
     out_c = W.shape[0]
+    if out_c == 0:  # no filters: an empty output of the right shape
+        if outs is None:
+            outs = tuple(get_conv_outsize(d, k, s, p, cover_all, dl)
+                         for d, k, s, p, dl in zip(x.shape[2:], W.shape[2:],
+                                                   stride, pad, dilate))
+        return xp.zeros((n, 0) + tuple(outs), x.dtype)
     if groups == 1:
         # The product Chainer's tensordot makes, with ``dot`` as it does
         # (the float32 rounding of BLAS depends on the call, the operands'
@@ -169,6 +175,8 @@ def conv_grad_w(x, gy, ksize, stride, pad, dilate, groups):
     xp = backend.get_array_module(x)
     n, out_c = gy.shape[:2]
     c = x.shape[1]
+    if out_c == 0:
+        return xp.zeros((0, c // groups) + tuple(ksize), x.dtype)
     if groups == 1:
         # gy as (out_c, n * prod(outs)) times the window rows, summed in
         # Chainer's (n, *outs) order.
@@ -191,6 +199,11 @@ def deconv_forward(x, W, b, stride, pad, outsize, dilate, groups):
     n, in_c = x.shape[:2]
     ksize = W.shape[2:]
     out_c = W.shape[1] * groups
+    if in_c == 0:  # nothing to scatter: zeros (plus the bias)
+        y = xp.zeros((n, out_c) + tuple(outsize), x.dtype)
+        if b is not None:
+            y += b.reshape((1, out_c) + (1,) * nd)
+        return y
     if groups == 1:
         # Chainer's product: tensordot(W, x, (0, 1)), columns in its
         # (n, *dims) order (a GEMM's bits depend on where a row or column

@@ -56,7 +56,7 @@ class LocalConvolution2DFunction(FunctionNode):
         xp = backend.get_array_module(x)
         n = x.shape[0]
         out_c, oh, ow = W.shape[:3]
-        K = W[0, 0, 0].size
+        K = W.shape[3] * W.shape[4] * W.shape[5]
         col = im2col_view(x, W.shape[4:], (self.sy, self.sx), (0, 0))
         # (oh * ow, n, c * kh * kw) @ (oh * ow, c * kh * kw, out_c)
         col = col.transpose(4, 5, 0, 1, 2, 3).reshape(oh * ow, n, K)
