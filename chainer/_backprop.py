@@ -17,7 +17,7 @@ import numpy
 
 import chainer
 from chainer import backend
-from chainer.configuration import _local_store, using_config
+from chainer.configuration import _MISSING, _local_store, using_config
 from chainer.variable import Variable, _new_variable
 
 
@@ -299,7 +299,7 @@ def _ones(var, loss_scale):
     data = var._data
     xp = var.xp
     if xp is numpy:
-        g = numpy.ones_like(data)
+        g = numpy.ones(data.shape, data.dtype)
     else:
         with chainer.using_device(var.device):
             g = xp.ones_like(data)
@@ -334,7 +334,11 @@ def backward_from_variable(var, retain_grad, enable_double_backprop,
         # Nothing to differentiate: no initial error is needed (Chainer
         # returns here too).
         return
-    with using_config('enable_backprop', enable_double_backprop):
+    # (using_config('enable_backprop', ...) inlined: the per-step path)
+    store = _local_store
+    saved = store.__dict__.get('enable_backprop', _MISSING)
+    store.enable_backprop = enable_double_backprop
+    try:
         seed = _seed(var, loss_scale, 'Variable.backward')
         leaves = _run([(node, seed)], retain_grad, loss_scale, retain_graph,
                       load_if_new=True)
@@ -343,6 +347,11 @@ def backward_from_variable(var, retain_grad, enable_double_backprop,
         else:
             node._grad_var = None
         _store_leaf_grads(leaves, loss_scale)
+    finally:
+        if saved is _MISSING:
+            del store.enable_backprop
+        else:
+            store.enable_backprop = saved
 
 
 def backward(outputs, grad_outputs=None, **kwargs):

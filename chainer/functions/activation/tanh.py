@@ -3,7 +3,7 @@
 import numpy
 
 from chainer import backend
-from chainer.function_node import FunctionNode, _graph_free
+from chainer.function_node import _RELEASED, FunctionNode, _graph_free
 from chainer.variable import _new_variable
 from chainer.functions._errors import check_float
 
@@ -12,22 +12,25 @@ class Tanh(FunctionNode):
     """Hyperbolic tangent."""
 
     is_elementwise = True
+    _output_indexes_to_retain = (0,)  # retain_outputs((0,)), set once
 
     def forward(self, inputs):
         x, = inputs
-        check_float(self, x)
-        self.retain_outputs((0,))
+        if x.dtype.kind != 'f':
+            check_float(self, x)
         xp = numpy if isinstance(x, numpy.ndarray) else \
             backend.get_array_module(x)
         return xp.tanh(x),
 
     def backward(self, indexes, grad_outputs):
-        y, = self.get_retained_outputs()
         gy = grad_outputs[0]
-        if _graph_free():  # TanhGrad's product, without its node
-            y, g = y.array, gy.array
+        data = self._retained_out_data
+        if data is not None and data is not _RELEASED and _graph_free():
+            # TanhGrad's product, without its node
+            y, g = data[0], gy.array
             if y.dtype == g.dtype:
                 return _new_variable(g * (y.dtype.type(1) - y * y)),
+        y, = self.get_retained_outputs()
         return TanhGrad().apply((y, gy))
 
 

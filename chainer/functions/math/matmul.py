@@ -4,7 +4,7 @@ transposes) and ``F.batch_matmul``."""
 import warnings
 
 from chainer import backend
-from chainer.function_node import FunctionNode, _graph_free
+from chainer.function_node import _RELEASED, FunctionNode, _graph_free
 from chainer.functions.array.reshape import reshape
 from chainer.variable import _new_variable
 from chainer.functions._errors import check_float, invalid_type
@@ -18,18 +18,27 @@ def _t(a, trans):
 class MatMul(FunctionNode):
     """Matrix multiplication of two arrays (batched over leading axes)."""
 
+    transa = transb = transc = False
+    dtype = None
+
     def __init__(self, transa=False, transb=False, transc=False, dtype=None):
-        self.transa = transa
-        self.transb = transb
-        self.transc = transc
-        self.dtype = dtype
+        # (the defaults are class attributes: a plain product sets nothing)
+        if transa:
+            self.transa = transa
+        if transb:
+            self.transb = transb
+        if transc:
+            self.transc = transc
+        if dtype is not None:
+            self.dtype = dtype
 
     @property
     def label(self):
         return 'MatMul'
 
+    _input_indexes_to_retain = (0, 1)  # retain_inputs((0, 1)), set once
+
     def forward(self, inputs):
-        self.retain_inputs((0, 1))
         a, b = inputs
         # The common case first: two float matrices of one dtype.
         if a.ndim == 2 and b.ndim == 2 and a.dtype == b.dtype and \
@@ -71,15 +80,18 @@ class MatMul(FunctionNode):
         return y,
 
     def backward(self, indexes, grad_outputs):
-        a, b = self.get_retained_inputs()
         gy, = grad_outputs
-        if a.ndim == 2 and b.ndim == 2 and not self.transc and \
-                _graph_free():
-            # No graph to record (no double backprop): the products the
-            # matmul nodes below would compute, in the same operand order
-            # and layout (so the same bits), without building the nodes.
-            return _grads_2d(a.array, b.array, gy.array, self.transa,
-                             self.transb, indexes)
+        data = self._retained_in_data
+        if data is not None and data is not _RELEASED and not self.transc \
+                and _graph_free():
+            a, b = data
+            if a.ndim == 2 and b.ndim == 2:
+                # No graph to record (no double backprop): the products the
+                # matmul nodes below would compute, in the same operand
+                # order and layout (so the same bits), without the nodes.
+                return _grads_2d(a, b, gy.array, self.transa, self.transb,
+                                 indexes)
+        a, b = self.get_retained_inputs()
         if self.transc and gy.ndim >= 2:
             from chainer.functions.array.transpose import transpose
             gy = _swap(gy, transpose)
