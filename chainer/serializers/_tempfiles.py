@@ -1,7 +1,8 @@
 """Temporary files of saves, and removing the ones a killed save left.
 
 A save writes a temporary file next to its target, through
-``chainer.utils._atomic.atomic_path`` (named ``.tmp-<name>-<8 random><ext>``),
+``chainer.utils._atomic.atomic_path`` (named ``.tmp~<name>-<8 random><ext>``:
+the tilde marks a save's, other writers' are ``.tmp-...``),
 fsyncs it and renames it into place; a snapshot writer also works in a
 temporary folder (``tmp<name><8 random>``, as Chainer names it). A save locks
 its temporary file or folder (``flock``) before writing a byte into it and
@@ -11,13 +12,17 @@ dies, even by SIGKILL.
 So before each save into a folder, :func:`remove_stale` removes the leftovers
 there, and only ours:
 
-* a file with the name pattern above that nobody holds locked (nor is this
-  process writing), when it begins like an ``.npz`` (zip) or an HDF5 file,
-  which only our saves write under such names, and only after locking; or
-  when it has not changed for :data:`STALE_AGE` seconds. The second case
-  covers a save killed in the millisecond between creating its file and its
-  first byte: an empty file is also what a writer that takes no lock
-  (LogReport's) has while it writes, so its age is the only safe sign.
+* a file with a save's name pattern that nobody holds locked (nor is this
+  process writing) and that is not empty: a save locks its file before its
+  first byte, so it is dead.  (HDF5 does not write its signature first: a
+  save killed midway may begin with zeros.)  An empty one only when it has
+  not changed for :data:`STALE_AGE` seconds: a save killed in the
+  millisecond between creating its file and locking it leaves one, and a
+  live save in that millisecond looks the same.
+* a file of the older ``.tmp-`` pattern (chainer-ng's saves before the
+  tilde; other writers, such as LogReport, which take no lock, still use
+  it) under the same rule, but only when it begins like an ``.npz`` (zip)
+  or an HDF5 file, which only saves write; or by age.
 * a folder with the name pattern above that nobody holds locked and that
   holds only the snapshot named by the folder and that snapshot's temporary
   files; an empty one once it is :data:`STALE_AGE` seconds old.
@@ -45,7 +50,8 @@ STALE_AGE = 600  # seconds without a change after which a leftover is stale
 
 # atomic_path's names: tempfile's 8 random characters between the target's
 # name and its suffix
-_TEMP_FILE = re.compile(r'\.tmp-(.+)-[a-z0-9_]{8}(\.[^.]*)?\Z', re.S)
+_TEMP_FILE = re.compile(r'\.tmp[-~](.+)-[a-z0-9_]{8}(\.[^.]*)?\Z', re.S)
+_SAVE_PREFIX = '.tmp~'
 _TEMP_FOLDER = re.compile(r'tmp(.+)[a-z0-9_]{8}\Z', re.S)
 _SIGNATURES = (b'PK\x03\x04', b'\x89HDF\r\n\x1a\n')
 
@@ -112,7 +118,7 @@ def saving(path):
     remove_stale(folder)
     hold = _Hold()
     try:
-        with atomic_path(path) as tmp:
+        with atomic_path(path, _SAVE_PREFIX) as tmp:
             hold.attach(tmp)
             # written through the locked descriptor itself: with the POSIX
             # locks that stand in for flock on NFS, closing any other
@@ -184,7 +190,8 @@ def _remove_if_stale(path, folder, now):
             return  # replaced since we listed it
         if folder:
             _remove_folder_if_ours(path, locked, now)
-        elif (locked and _has_signature(fd)) or _old(path, now):
+        elif (locked and (_is_save(path) and os.fstat(fd).st_size or
+                          _has_signature(fd))) or _old(path, now):
             os.remove(path)
     finally:
         os.close(fd)
@@ -208,9 +215,16 @@ def _try_lock(fd):
     return True
 
 
+def _is_save(path):
+    return os.path.basename(path).startswith(_SAVE_PREFIX)
+
+
 def _has_signature(fd):
+    # the signature, or a part of it: a save killed within its first bytes
+    # (an empty file stays ambiguous, as another writer's just-made file)
     head = os.pread(fd, 8, 0)
-    return any(head.startswith(s) for s in _SIGNATURES)
+    return bool(head) and any(head.startswith(s) or s.startswith(head)
+                              for s in _SIGNATURES)
 
 
 def _old(path, now):

@@ -16,10 +16,11 @@ _MODE = _default_mode()
 
 
 @contextlib.contextmanager
-def atomic_path(path):
+def atomic_path(path, prefix='.tmp-'):
     """Yields a temporary path in the folder of ``path``; when the block
     succeeds, the file written there gets the usual permissions and is
-    renamed to ``path``; when it fails, the file is removed.
+    renamed to ``path``; when it fails, the file is removed.  The temporary
+    is named ``<prefix><name>-<8 random><ext>``.
 
     >>> import os, tempfile
     >>> d = tempfile.mkdtemp()
@@ -35,7 +36,7 @@ def atomic_path(path):
         raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT),
                                 path)
     name = os.path.basename(path)
-    fd, tmp = tempfile.mkstemp(prefix='.tmp-' + name + '-',
+    fd, tmp = tempfile.mkstemp(prefix=prefix + name + '-',
                                suffix=os.path.splitext(name)[1], dir=folder)
     os.close(fd)
     try:

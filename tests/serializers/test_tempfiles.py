@@ -170,11 +170,16 @@ def test_next_save_removes_only_stale_leftovers_of_ours(fmt, tmp_path):
     _leftover(tmp_path, '.tmp-a.npz-k3j_9x0q.npz', zip_head)
     _leftover(tmp_path, '.tmp-snapshot_iter_4-abcdefgh', zip_head)
     _leftover(tmp_path, '.tmp-b.h5-zzzzzzzz.h5', h5_head)
+    # a save's own name (the tilde): any content, even an HDF5 file whose
+    # first block is not written yet
+    _leftover(tmp_path, '.tmp~i.h5-iiiiiiii.h5', b'\0' * 100)
+    _leftover(tmp_path, '.tmp~j.npz-jjjjjjjj.npz', b'PK')
     # empty, or unlike our files: only once old
     _leftover(tmp_path, '.tmp-c.npz-aaaaaaaa.npz', b'', age=old)
     _leftover(tmp_path, '.tmp-log-bbbbbbbb', b'[{"a": 1}]', age=old)
     kept = [
         _leftover(tmp_path, '.tmp-d.npz-cccccccc.npz', b''),   # fresh
+        _leftover(tmp_path, '.tmp~k.npz-kkkkkkkk.npz', b''),   # fresh
         _leftover(tmp_path, '.tmp-log-dddddddd', b'[{"a": 1}]'),
         # not the names our saves give
         _leftover(tmp_path, '.tmp-e.npz-eeee.npz', zip_head, age=old),
