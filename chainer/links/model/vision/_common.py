@@ -53,7 +53,7 @@ def caffe_function(path_caffemodel):
     """Loads a Caffe model with :class:`chainer.links.caffe.CaffeFunction`
     (which needs protobuf)."""
     try:
-        from chainer.links.caffe.caffe_function import CaffeFunction
+        from chainer.links.caffe import CaffeFunction
     except ImportError as e:
         raise ImportError(
             'Converting a .caffemodel needs chainer.links.caffe.CaffeFunction '
