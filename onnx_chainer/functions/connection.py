@@ -1,0 +1,81 @@
+"""Converters of the connection functions (convolutions, linear, embed)."""
+
+from onnx_chainer.functions._base import converts, unsupported
+
+
+def window_pads(in_size, ksize, stride, pad, dilate, cover_all):
+    """ONNX ``pads`` (begins, then ends) of a sliding window. With
+    ``cover_all`` the output has one more step when the windows leave
+    a remainder: the ends get the padding that takes (the least that
+    gives Chainer's size)."""
+    ends = list(pad)
+    if cover_all:
+        for i, (n, k, s, q, d) in enumerate(
+                zip(in_size, ksize, stride, pad, dilate)):
+            k = (k - 1) * d + 1
+            out = (n + 2 * q - k + s - 1) // s + 1
+            ends[i] = max(q, (out - 1) * s + k - n - q)
+    return list(pad) + ends
+
+
+@converts('Convolution2DFunction', 'ConvolutionND', inputs=('x', 'W', 'b'))
+def convolution(p, g):
+    f = p.func
+    ksize = p.in_shapes[1][2:]
+    pads = window_pads(p.in_shapes[0][2:], ksize, f.stride, f.pad,
+                       f.dilate, f.cover_all)
+    g.out('Conv', p.input_names, kernel_shape=list(ksize),
+          strides=list(f.stride), pads=pads, dilations=list(f.dilate),
+          group=int(f.groups))
+
+
+def transposed_window_pads(in_size, out_size, ksize, stride, pad, dilate):
+    """``pads`` and ``output_padding`` of a ConvTranspose that gives
+    ``out_size``: what the size differs from the plain one goes to the end
+    padding (smaller) or the output padding (larger)."""
+    ends, extra = list(pad), []
+    for i, (n, m, k, s, q, d) in enumerate(
+            zip(in_size, out_size, ksize, stride, pad, dilate)):
+        plain = s * (n - 1) + (k - 1) * d + 1 - 2 * q
+        ends[i] += max(plain - m, 0)
+        extra.append(max(m - plain, 0))
+    return list(pad) + ends, extra
+
+
+@converts('Deconvolution2DFunction', 'DeconvolutionND',
+          inputs=('x', 'W', 'b'))
+def deconvolution(p, g):
+    f = p.func
+    ksize = p.in_shapes[1][2:]
+    pads, extra = transposed_window_pads(
+        p.in_shapes[0][2:], f.outs, ksize, f.stride, f.pad, f.dilate)
+    attrs = {}
+    if any(extra):
+        attrs['output_padding'] = extra
+    g.out('ConvTranspose', p.input_names, kernel_shape=list(ksize),
+          strides=list(f.stride), pads=pads, dilations=list(f.dilate),
+          group=int(f.groups), **attrs)
+
+
+@converts('LinearFunction', inputs=('x', 'W', 'b'))
+def linear(p, g):
+    if len(p.input_names) == 3 or g.opset >= 11:
+        return g.out('Gemm', p.input_names, transB=1)
+    x, w = p.input_names
+    g.out('MatMul', [x, g.transpose(w, [1, 0])])
+
+
+@converts('EmbedIDFunction', inputs=('x', 'W'))
+def embed_id(p, g):
+    x, w = p.input_names
+    ignore = p.func.ignore_label
+    if ignore is None:
+        return g.out('Gather', [w, x], axis=0)
+    if g.opset < 9:
+        raise unsupported(p, 'ignore_label needs opset 9')
+    # The rows of ignore_label are zeros (gathered from row 0, then zeroed).
+    hit = g.emit('Equal', [x, g.scalar(ignore, p.in_dtypes[0])])
+    x = g.emit('Where', [hit, g.scalar(0, p.in_dtypes[0]), x])
+    y = g.emit('Gather', [w, x], axis=0)
+    hit = g.unsqueeze(hit, [len(p.in_shapes[0])])
+    g.out('Where', [hit, g.scalar(0, p.in_dtypes[1]), y])
