@@ -377,7 +377,7 @@ def test_dead_worker_raises_instead_of_hanging(make):
     with pytest.raises(RuntimeError, match='died'):
         it.next()
         it.next()
-    assert time.monotonic() - start < 5
+    assert time.monotonic() - start < 20  # no hang (a loaded CI box is slow)
     it.reset()
     assert it.next()[1][0] == 1  # new workers
 
