@@ -238,7 +238,14 @@ class Graph:
             params = ConverterParams(
                 func, self.opset_version, input_names, output_names,
                 self.context, name, key, in_arrays)
-            nodes = converter(params)
+            try:
+                nodes = converter(params)
+            except Exception as e:
+                if hasattr(e, 'add_note'):  # Python 3.11
+                    e.add_note('(ONNX export of {}, FunctionNode {}, at '
+                               'opset {})'.format(name, key,
+                                                  self.opset_version))
+                raise
             if nodes is None:
                 nodes = ()
             elif not isinstance(nodes, (list, tuple)):

@@ -15,8 +15,10 @@ def _ndim(p, i=0):
 @converts('Reshape')
 def reshape(p, g):
     if len(p.input_names) == 2:  # as_funcnode('Reshape') with a shape input
-        shape = g.emit('Cast', [p.input_names[1]], to=onnx_helper.
-                       np_dtype_to_tensor_type(numpy.int64))
+        shape = p.input_names[1]
+        if p.in_dtypes[1] != numpy.int64:
+            shape = g.emit('Cast', [shape], to=onnx_helper.
+                           np_dtype_to_tensor_type(numpy.int64))
         return g.out('Reshape', [p.x, shape])
     shape = tuple(p.func.shape)
     if 0 in shape:  # ONNX reads 0 as "keep this dimension"

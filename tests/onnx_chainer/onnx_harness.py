@@ -24,8 +24,10 @@ class Fn(chainer.Chain):
             for name, link in links.items():
                 setattr(self, name, link)
 
-    def forward(self, *xs):
-        return self.fn(self, *xs) if self._children else self.fn(*xs)
+    def forward(self, *xs, **kwargs):
+        if self._children:
+            return self.fn(self, *xs, **kwargs)
+        return self.fn(*xs, **kwargs)
 
 
 def export_and_run(model, args, opset, train=False, **kwargs):
