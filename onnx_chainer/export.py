@@ -170,6 +170,11 @@ def _value_info(name, dtype, shape):
         name, onnx_helper.np_dtype_to_tensor_type(dtype), shape)
 
 
+def _tensor_info(tensor):
+    return helper.make_tensor_value_info(tensor.name, tensor.data_type,
+                                         tensor.dims)
+
+
 # --- the model --------------------------------------------------------------
 
 def _check(model, external_converters, external_opset_imports):
@@ -288,12 +293,14 @@ def export(model, args, filename=None, export_params=True, graph_name='Graph',
 
     context = Context(model)
     network_inputs = collections.OrderedDict()
-    for name, (_, x) in zip(in_names, inputs):
+    graph_inputs = []
+    for name, (_, x), shape in zip(in_names, inputs, shapes):
         if x in context:  # the same Variable given twice
             continue
         context.reserve(name)
         context.set_name(x, name)
         network_inputs[name] = x
+        graph_inputs.append(_value_info(name, x.dtype, shape))
     preset = {}
     for name, v in zip(out_names, out_vars):
         if name is not None:
@@ -306,14 +313,35 @@ def export(model, args, filename=None, export_params=True, graph_name='Graph',
         converters = dict(converters, **external_converters)
     graph = Graph(context, converters, opset_version, hook.calls, preset)
     graph.convert([v.node for v in out_vars])
-    nodes = graph.nodes
     network_outputs = collections.OrderedDict()
     for i, (name, v) in enumerate(zip(out_names, out_vars)):
         name, node = _output(graph, context, v, name, i, network_outputs)
         if node is not None:
-            nodes.append(node)
+            graph.nodes.append(node)
         network_outputs[name] = v
 
+    params = _used_params(context, graph)
+    initializers = graph.initializers + context.parameters
+    if export_params:
+        initializers = params + initializers
+    else:
+        graph_inputs += [_tensor_info(t) for t in params]
+    onnx_model = _make_model(
+        graph.nodes, graph_name, graph_inputs,
+        [_value_info(name, v.dtype, v.shape)
+         for name, v in network_outputs.items()],
+        initializers, opset_version, external_opset_imports)
+    _check(onnx_model, external_converters, external_opset_imports)
+    if input_shapes is not None:
+        onnx_model = _infer_output_shapes(onnx_model)
+    _write(filename, onnx_model, save_text)
+    if return_named_inout:
+        return onnx_model, network_inputs, network_outputs
+    return onnx_model
+
+
+def _used_params(context, graph):
+    """The initializers of the model's parameters the graph uses."""
     params = []
     for name, param in context.named_params:
         if param.array is None:
@@ -322,37 +350,25 @@ def export(model, args, filename=None, export_params=True, graph_name='Graph',
                 'was not called); it is left out of the graph'.format(name))
         elif name in graph.used_params:
             params.append(convert_parameter(param, context))
-    initializers = graph.initializers + context.parameters
-    graph_inputs = [_value_info(name, x.dtype, shape) for (name, x), shape
-                    in zip(network_inputs.items(), shapes)]
-    if export_params:
-        initializers = params + initializers
-    else:
-        graph_inputs += [_value_info(t.name, onnx_helper.tensor_type_to_np_dtype(
-            t.data_type), t.dims) for t in params]
-    graph_outputs = [_value_info(name, v.dtype, v.shape)
-                     for name, v in network_outputs.items()]
-    onnx_graph = helper.make_graph(nodes, graph_name, graph_inputs,
-                                   graph_outputs, initializer=initializers)
+    return params
 
+
+def _make_model(nodes, graph_name, inputs, outputs, initializers,
+                opset_version, external_opset_imports):
     opset_imports = [helper.make_opsetid('', opset_version)]
     for domain, version in (external_opset_imports or {}).items():
         opset_imports.append(helper.make_opsetid(domain, version))
-    onnx_model = helper.make_model(
-        onnx_graph, producer_name='Chainer',
-        producer_version=chainer.__version__, opset_imports=opset_imports)
-    onnx_model.ir_version = helper.find_min_ir_version_for(opset_imports[:1])
-    if onnx_model.ir_version < 4:  # initializers must be inputs too
-        onnx_model.graph.input.extend(
-            _value_info(t.name, onnx_helper.tensor_type_to_np_dtype(
-                t.data_type), t.dims) for t in initializers)
-    _check(onnx_model, external_converters, external_opset_imports)
-    if input_shapes is not None:
-        onnx_model = _infer_output_shapes(onnx_model)
-    _write(filename, onnx_model, save_text)
-    if return_named_inout:
-        return onnx_model, network_inputs, network_outputs
-    return onnx_model
+    if helper.find_min_ir_version_for(opset_imports[:1]) < 4:
+        # IR version 3 wants the initializers among the inputs too.
+        inputs = inputs + [_tensor_info(t) for t in initializers]
+    graph = helper.make_graph(nodes, graph_name, inputs, outputs,
+                              initializer=initializers)
+    model = helper.make_model(
+        graph, producer_name='Chainer', producer_version=chainer.__version__,
+        opset_imports=opset_imports)
+    # The oldest IR version of the opset, for the runtimes of its time.
+    model.ir_version = helper.find_min_ir_version_for(opset_imports[:1])
+    return model
 
 
 def _output(graph, context, v, want, i, taken):

@@ -151,8 +151,3 @@ def to_numpy(value):
 def np_dtype_to_tensor_type(dtype):
     """The ``TensorProto`` element type of a NumPy dtype."""
     return helper.np_dtype_to_tensor_dtype(numpy.dtype(dtype))
-
-
-def tensor_type_to_np_dtype(tensor_type):
-    """The NumPy dtype of a ``TensorProto`` element type."""
-    return helper.tensor_dtype_to_np_dtype(tensor_type)
