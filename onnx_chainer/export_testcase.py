@@ -1,11 +1,15 @@
 """``export_testcase``: a model with the inputs and outputs of one run."""
 
 import os
+import shutil
+import tempfile
 
 import chainer
 from onnx_chainer import onnx_helper
 from onnx_chainer.export import _write
 from onnx_chainer.export import export
+
+_DATA = 'test_data_set_0'
 
 
 def _gradients(model, outputs):
@@ -57,15 +61,37 @@ def export_testcase(model, args, out_dir, output_grad=False, **kwargs):
         model, args, filename=None, return_named_inout=True, **kwargs)
     grads = _gradients(model, list(outputs.values())) if output_grad else []
 
-    data_dir = os.path.join(out_dir, 'test_data_set_0')
-    os.makedirs(data_dir, exist_ok=True)
     tensors = [('input_{}'.format(i), name, v.array)
                for i, (name, v) in enumerate(inputs.items())]
     tensors += [('output_{}'.format(i), name, v.array)
                 for i, (name, v) in enumerate(outputs.items())]
     tensors += [('gradient_{}'.format(i), name, g)
                 for i, (name, g) in enumerate(grads)]
-    for file_name, name, array in tensors:
-        onnx_helper.write_tensor_pb(
-            os.path.join(data_dir, file_name + '.pb'), name, onnx_helper.to_numpy(array))
-    _write(os.path.join(out_dir, 'model.onnx'), onnx_model, False)
+
+    # The case is written to a temporary folder beside out_dir, then moved
+    # in: a failing write leaves no part of it.
+    out_dir = os.path.abspath(out_dir)
+    parent = os.path.dirname(out_dir)
+    os.makedirs(parent, exist_ok=True)
+    tmp = tempfile.mkdtemp(prefix='.tmp-' + os.path.basename(out_dir) + '-',
+                           dir=parent)
+    try:
+        os.mkdir(os.path.join(tmp, _DATA))
+        for file_name, name, array in tensors:
+            onnx_helper.write_tensor_pb(
+                os.path.join(tmp, _DATA, file_name + '.pb'), name,
+                onnx_helper.to_numpy(array))
+        _write(os.path.join(tmp, 'model.onnx'), onnx_model, False)
+        if not os.path.exists(out_dir):
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(tmp, 0o777 & ~umask)  # mkdtemp's is 0o700
+            os.replace(tmp, out_dir)
+            return
+        os.makedirs(os.path.join(out_dir, _DATA), exist_ok=True)
+        for file_name in [_DATA + '/' + t[0] + '.pb' for t in tensors] + [
+                'model.onnx']:
+            os.replace(os.path.join(tmp, file_name),
+                       os.path.join(out_dir, file_name))
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)

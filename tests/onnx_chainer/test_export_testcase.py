@@ -87,6 +87,26 @@ def test_output_grad_of_a_cut_graph(tmp_path):
     assert not os.path.exists(out)
 
 
+def test_into_an_existing_folder(tmp_path):
+    out = str(tmp_path / 'case')
+    onnx_chainer.export_testcase(model(), rand(2, 3, 5, 5), out)
+    assert oct(os.stat(out).st_mode & 0o777) == oct(0o777 & ~_umask())
+    open(os.path.join(out, 'notes.txt'), 'w').close()
+    x = rand(1, 3, 5, 5)
+    onnx_chainer.export_testcase(model(), x, out)
+    assert sorted(os.listdir(out)) == ['model.onnx', 'notes.txt',
+                                       'test_data_set_0']
+    _, array = load(os.path.join(out, 'test_data_set_0', 'input_0.pb'))
+    numpy.testing.assert_array_equal(array, x)
+    assert os.listdir(str(tmp_path)) == ['case']  # no temporary left
+
+
+def _umask():
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 def test_failing_export_writes_nothing(tmp_path):
     out = str(tmp_path / 'case')
     with pytest.raises(RuntimeError):
