@@ -101,8 +101,12 @@ class Builder(onnx_helper.GraphBuilder):
         classes = numpy.arange(n_class, dtype=t_dtype).reshape(
             (n_class,) + (1,) * (len(t_shape) - 1))
         hit = self.emit('Equal', [self.unsqueeze(t, [1]), self.const(classes)])
-        return self.emit('Cast', [hit], to=onnx_helper.np_dtype_to_tensor_type(
-            dtype))
+        return self.cast(hit, dtype)
+
+    def cast(self, x, dtype, out=None):
+        """``Cast`` to a NumPy dtype."""
+        return self.emit('Cast', [x], out,
+                         to=onnx_helper.np_dtype_to_tensor_type(dtype))
 
     # --- ops whose form depends on the opset ----------------------------
 

@@ -17,8 +17,7 @@ def reshape(p, g):
     if len(p.input_names) == 2:  # as_funcnode('Reshape') with a shape input
         shape = p.input_names[1]
         if p.in_dtypes[1] != numpy.int64:
-            shape = g.emit('Cast', [shape], to=onnx_helper.
-                           np_dtype_to_tensor_type(numpy.int64))
+            shape = g.cast(shape, numpy.int64)
         return g.out('Reshape', [p.x, shape])
     shape = tuple(p.func.shape)
     if 0 in shape:  # ONNX reads 0 as "keep this dimension"
@@ -165,7 +164,7 @@ def separate(p, g):
 
 @converts('Cast')
 def cast(p, g):
-    g.out('Cast', [p.x], to=onnx_helper.np_dtype_to_tensor_type(p.func.type))
+    g.cast(p.x, p.func.type, out=True)
 
 
 @converts('Copy', 'Identity')
@@ -242,8 +241,7 @@ def transpose_sequence(p, g):
 def select_item(p, g):
     x, t = p.input_names
     if g.opset >= 11:
-        t = g.unsqueeze(g.emit('Cast', [t], to=onnx_helper.
-                               np_dtype_to_tensor_type(numpy.int64)), [1])
+        t = g.unsqueeze(g.cast(t, numpy.int64), [1])
         y = g.emit('GatherElements', [x, t], axis=1)
         return g.squeeze(y, [1], out=True)
     onehot = g.onehot(t, p.in_shapes[1], p.in_dtypes[1], p.in_shapes[0][1],

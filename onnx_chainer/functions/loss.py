@@ -36,8 +36,7 @@ def softmax_cross_entropy(p, g):
     if f.normalize:
         valid = g.emit('Not', [g.emit('Equal', [t, g.scalar(
             f.ignore_label, p.in_dtypes[1])])])
-        valid = g.emit('Cast', [valid],
-                       to=onnx_helper.np_dtype_to_tensor_type(dtype))
+        valid = g.cast(valid, dtype)
         count = g.reduce('ReduceSum', valid, None, False)
         count = g.emit('Max', [count, g.scalar(1, dtype)])
     else:

@@ -16,9 +16,8 @@ def _const_like(p, g, value):
 def _operands(p, g):
     # Inputs in the output's dtype (x + 0.5 with x of ints gives floats).
     out = p.out_dtypes[0]
-    return [x if d == out or out is None else g.emit(
-        'Cast', [x], to=onnx_helper.np_dtype_to_tensor_type(out))
-        for x, d in zip(p.input_names, p.in_dtypes)]
+    return [x if d == out or out is None else g.cast(x, out)
+            for x, d in zip(p.input_names, p.in_dtypes)]
 
 
 def _binary(op_type):
@@ -225,8 +224,7 @@ def _arg_reduction(op_type):
         y = g.emit(op_type, [x], axis=axis % max(len(p.in_shapes[0]), 1),
                    keepdims=0)
         # ONNX gives int64, Chainer int32
-        g.out('Cast', [y], to=onnx_helper.np_dtype_to_tensor_type(
-            p.out_dtypes[0] or numpy.int32))
+        g.cast(y, p.out_dtypes[0] or numpy.int32, out=True)
     return impl
 
 
@@ -251,4 +249,5 @@ def cumsum(p, g):
     x, axis = p.x, p.func.axis
     if axis is None:
         x, axis = g.reshape(x, (-1,)), 0
-    g.out('CumSum', [x, g.ints([axis % max(len(p.in_shapes[0]), 1)])])
+    axis %= max(len(p.in_shapes[0]), 1)
+    g.out('CumSum', [x, g.scalar(axis, numpy.int64)])  # a 0-d axis
