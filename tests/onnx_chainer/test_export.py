@@ -406,3 +406,21 @@ def test_retain_input_hook():
         Stack()(x)
     assert len(hook.retain_inputs) == 2  # an array input is
     assert [type(f).__name__ for f, _ in hook.calls] == ['Stack']
+
+
+class LegacyTwice(chainer.Function):
+
+    def forward(self, inputs):
+        return inputs[0] * 2,
+
+
+def test_legacy_function_by_its_class_name():
+    def twice(params):
+        gb = onnx_chainer.onnx_helper.GraphBuilder()
+        two = gb.const(numpy.array(2, numpy.float32))
+        gb.op_output_named('Mul', [params.input_names[0], two],
+                           params.output_names)
+        return gb.nodes()
+
+    check(Fn(lambda x: LegacyTwice()(x)), rand(2, 3),
+          external_converters={'LegacyTwice': twice})
