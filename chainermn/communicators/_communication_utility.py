@@ -11,15 +11,22 @@ INT_MAX = 2 ** 31 - 1  # MPI counts are C ints
 _MPI_EXTRA = "pip install 'chainer[mpi]'"
 
 
+try:
+    # Imported with this module (first needed by a communicator, never by
+    # ``import chainermn``), as mpi4py.MPI initializes MPI.
+    from mpi4py import MPI as _MPI
+    _MPI_ERROR = None
+except ImportError as e:
+    _MPI, _MPI_ERROR = None, e
+
+
 def get_mpi():
     """``mpi4py.MPI``, or an ImportError that says how to install it."""
-    try:
-        from mpi4py import MPI
-    except ImportError as e:
+    if _MPI is None:
         raise ImportError(
             'chainermn needs mpi4py and an MPI library; install them with '
-            '{} ({})'.format(_MPI_EXTRA, e)) from e
-    return MPI
+            '{} ({})'.format(_MPI_EXTRA, _MPI_ERROR)) from _MPI_ERROR
+    return _MPI
 
 
 def init_ranks(mpi_comm):

@@ -21,7 +21,29 @@ class CommunicatorBase(metaclass=abc.ABCMeta):
     _config_defaults = {'batched_copy': True}
 
     def __init__(self):
-        self._configs = dict(self._config_defaults)
+        self.__dict__['_configs'] = dict(self._config_defaults)
+        self.__dict__['_within_config_scope'] = False
+
+    def __deepcopy__(self, memo):
+        # A communicator is a handle on a group of processes, not a value: a
+        # deep copy of a model holding one (MultiNodeBatchNormalization)
+        # shares it.
+        return self
+
+    def __getattr__(self, name):
+        # Only reached when the usual lookup fails: settings read as
+        # attributes (``comm.batched_copy``).
+        configs = self.__dict__.get('_configs')
+        if configs is not None and name in configs:
+            return configs[name]
+        raise AttributeError('{!r} object has no attribute {!r}'.format(
+            type(self).__name__, name))
+
+    def __setattr__(self, name, value):
+        if self.__dict__.get('_within_config_scope'):
+            self._configs[name] = value
+        else:
+            super().__setattr__(name, value)
 
     @property
     @abc.abstractmethod
@@ -58,27 +80,34 @@ class CommunicatorBase(metaclass=abc.ABCMeta):
         """Sets the setting ``name`` (``'batched_copy'``, or
         ``'allreduce_grad_dtype'`` where the communicator has it); an unknown
         name raises :class:`ValueError`."""
-        if name not in self._config_defaults:
-            raise ValueError('unknown config of {}: {!r} (known: {})'.format(
-                type(self).__name__, name, ', '.join(sorted(self._config_defaults))))
+        if name not in self._configs:
+            raise ValueError('Unknown config: {} (the settings of {}: {})'.format(
+                name, type(self).__name__, ', '.join(sorted(self._configs))))
         self._configs[name] = value
 
     def get_config(self, name=None):
-        """The value of the setting ``name``, or a dict of all of them."""
+        """The value of the setting ``name`` (:class:`KeyError` for an unknown
+        one), or a dict of all of them when ``name`` is None."""
         if name is None:
             return dict(self._configs)
-        if name not in self._configs:
-            raise ValueError('unknown config of {}: {!r}'.format(type(self).__name__, name))
         return self._configs[name]
+
+    @property
+    def within_config_scope(self):
+        """Whether a :meth:`config_scope` block is running."""
+        return self._within_config_scope
 
     @contextlib.contextmanager
     def config_scope(self):
-        """Restores the settings as they were when the block ends."""
-        saved = dict(self._configs)
+        """Within the block, assigning an attribute of the communicator
+        declares (or sets) the setting of that name, readable afterwards as
+        the attribute and through :meth:`get_config`. This is how a
+        communicator declares its settings."""
+        self.__dict__['_within_config_scope'] = True
         try:
             yield
         finally:
-            self._configs = saved
+            self.__dict__['_within_config_scope'] = False
 
     # Arrays.
     @abc.abstractmethod
@@ -93,7 +122,8 @@ class CommunicatorBase(metaclass=abc.ABCMeta):
 
     @abc.abstractmethod
     def send(self, data, dest, tag):
-        """Sends an array, or a tuple of arrays, to rank ``dest``."""
+        """Sends an array, or a tuple of arrays, to rank ``dest`` (this rank
+        too: :meth:`recv` from itself then gets it)."""
 
     @abc.abstractmethod
     def recv(self, source, tag):
@@ -101,12 +131,13 @@ class CommunicatorBase(metaclass=abc.ABCMeta):
         a tuple of arrays."""
 
     @abc.abstractmethod
-    def bcast(self, x, root=0):
-        """The array ``x`` of rank ``root``, on every rank."""
+    def bcast(self, data, max_buf_len=None, root=0):
+        """The array ``data`` of rank ``root``, on every rank (the others
+        may pass None)."""
 
     @abc.abstractmethod
-    def gather(self, x, root=0):
-        """On ``root``, the tuple of every rank's ``x`` by rank; ``None``
+    def gather(self, data, root=0):
+        """On ``root``, the tuple of every rank's ``data`` by rank; ``None``
         elsewhere."""
 
     @abc.abstractmethod
@@ -114,8 +145,9 @@ class CommunicatorBase(metaclass=abc.ABCMeta):
         """The tuple of every rank's ``x``, by rank, on every rank."""
 
     @abc.abstractmethod
-    def allreduce(self, x):
-        """The elementwise sum of every rank's ``x``, on every rank."""
+    def allreduce(self, data):
+        """The elementwise sum of every rank's ``data``, on every rank (of the
+        same shape and dtype everywhere: every rank raises otherwise)."""
 
     @abc.abstractmethod
     def scatter(self, xs, root=0):

@@ -3,6 +3,10 @@ objects as pickles; a shape or dtype mismatch is found by exchanging each
 array's shape and dtype first, so that every rank raises the same error
 instead of one rank hanging."""
 
+import collections
+import pickle
+import zlib
+
 import numpy
 
 import chainer
@@ -36,6 +40,9 @@ class MpiCommunicatorBase(CommunicatorBase):
     def __init__(self, mpi_comm):
         super().__init__()
         self._mpi_comm = mpi_comm
+        # What this rank sent to itself, by tag: MPI's blocking send to
+        # oneself returns only while the message fits its eager buffer.
+        self._to_self = collections.defaultdict(collections.deque)
         (self._rank, self._intra_rank, self._intra_size, self._inter_rank,
          self._inter_size) = _util.init_ranks(mpi_comm)
         self._size = mpi_comm.size
@@ -61,10 +68,21 @@ class MpiCommunicatorBase(CommunicatorBase):
     def split(self, color, key):
         return type(self)(mpi_comm=self.mpi_comm.Split(color, key))
 
+    def _from_self(self, key, what):
+        queue = self._to_self.get(key)
+        if not queue:
+            raise RuntimeError('{}: rank {} receives from itself (tag {}) what it has not '
+                               'sent to itself'.format(what, self.rank, key[1]))
+        return queue.popleft()
+
     # Arrays: metadata (shape, dtype) goes first as a pickle, then the bytes.
     def send(self, data, dest, tag):
         comm = self.mpi_comm
         is_tuple = isinstance(data, (tuple, list))
+        if dest == self.rank:
+            xs = [x.copy() for x in (data if is_tuple else (data,))]
+            self._to_self[('array', tag)].append(tuple(xs) if is_tuple else xs[0])
+            return
         arrays = [_util.to_host(x)[0] for x in (data if is_tuple else (data,))]
         comm.send((is_tuple, [_util.meta(a) for a in arrays]), dest=dest, tag=tag)
         for a in arrays:
@@ -72,6 +90,8 @@ class MpiCommunicatorBase(CommunicatorBase):
 
     def recv(self, source, tag):
         comm = self.mpi_comm
+        if source == self.rank:
+            return self._from_self(('array', tag), 'recv')
         is_tuple, metas = comm.recv(source=source, tag=tag)
         arrays = []
         for m in metas:
@@ -80,10 +100,10 @@ class MpiCommunicatorBase(CommunicatorBase):
             arrays.append(a)
         return tuple(arrays) if is_tuple else arrays[0]
 
-    def bcast(self, x, root=0):
+    def bcast(self, data, max_buf_len=None, root=0):
         comm = self.mpi_comm
         if comm.rank == root:
-            a, xp = _util.to_host(x)
+            a, xp = _util.to_host(data)
             comm.bcast(_util.meta(a), root=root)
         else:
             xp = numpy
@@ -91,8 +111,8 @@ class MpiCommunicatorBase(CommunicatorBase):
         comm.Bcast([_util.as_bytes(a), _util.get_mpi().BYTE], root=root)
         return _util.from_host(a, xp)
 
-    def gather(self, x, root=0):
-        a, xp = _util.to_host(x)
+    def gather(self, data, root=0):
+        a, xp = _util.to_host(data)
         ys = self.mpi_comm.gather(a, root=root)
         return None if ys is None else tuple(_util.from_host(y, xp) for y in ys)
 
@@ -100,9 +120,9 @@ class MpiCommunicatorBase(CommunicatorBase):
         a, xp = _util.to_host(x)
         return tuple(_util.from_host(y, xp) for y in self.mpi_comm.allgather(a))
 
-    def allreduce(self, x):
+    def allreduce(self, data):
         comm = self.mpi_comm
-        a, xp = _util.to_host(x)
+        a, xp = _util.to_host(data)
         metas = comm.allgather(_util.meta(a))
         if any(m != metas[0] for m in metas):
             raise ValueError(
@@ -146,12 +166,23 @@ class MpiCommunicatorBase(CommunicatorBase):
 
     # Objects.
     def send_obj(self, obj, dest, tag=0):
+        if dest == self.rank:
+            self.mpi_comm  # noqa: B018  (raises once finalized)
+            self._to_self[('obj', tag)].append(pickle.dumps(obj))
+            return
         self.mpi_comm.send(obj, dest=dest, tag=tag)
 
     def recv_obj(self, source, status=None, tag=None):
         MPI = _util.get_mpi()
-        return self.mpi_comm.recv(source=source, status=status,
-                                  tag=MPI.ANY_TAG if tag is None else tag)
+        if tag is None:
+            tag = MPI.ANY_TAG
+        if source == self.rank:
+            self.mpi_comm  # noqa: B018
+            if tag == MPI.ANY_TAG:
+                tag = next((t for kind, t in self._to_self
+                            if kind == 'obj' and self._to_self[kind, t]), tag)
+            return pickle.loads(self._from_self(('obj', tag), 'recv_obj'))
+        return self.mpi_comm.recv(source=source, status=status, tag=tag)
 
     def bcast_obj(self, obj, max_buf_len=256 * 1024 * 1024, root=0):
         comm = self.mpi_comm
@@ -168,21 +199,40 @@ class MpiCommunicatorBase(CommunicatorBase):
     def bcast_data(self, model):
         comm = self.mpi_comm
         MPI = _util.get_mpi()
-        for _, param in sorted(model.namedparams()):
-            if param.array is None:
-                continue
+        params = [(name, p) for name, p in sorted(model.namedparams()) if p.array is not None]
+        self._check_same_params('bcast_data', [(n, p.array) for n, p in params])
+        for _, param in params:
             a, xp = _util.to_host(param.array)
             comm.Bcast([_util.as_bytes(a), MPI.BYTE], root=0)
             if xp is numpy and a is param.array:
                 continue
             param.array[...] = _util.from_host(a, xp)
 
+    def _check_same_params(self, what, named_arrays):
+        """Raises the same ValueError on every rank unless every rank holds
+        parameters of the same names, shapes and dtypes: a collective over
+        arrays that differ would fail on some ranks and wait forever on the
+        others. One small allgather (a checksum) when they agree."""
+        described = [(name, tuple(a.shape), a.dtype.str) for name, a in named_arrays]
+        comm = self.mpi_comm
+        sums = comm.allgather(zlib.crc32(repr(described).encode()))
+        if len(set(sums)) == 1:
+            return
+        every = comm.allgather(described)
+        first = next(i for i in range(max(map(len, every)) + 1)
+                     if len({repr(d[i:i + 1]) for d in every}) > 1)
+        raise ValueError(
+            '{}: the ranks hold different parameters (names, shapes and dtypes must '
+            'agree); the first difference: {}'.format(what, '; '.join(
+                'rank {}: {}'.format(r, d[first] if first < len(d) else '(none)')
+                for r, d in enumerate(every))))
+
     def _grads(self, model, zero_fill):
         """The parameters whose gradients are averaged, in the same order on
-        every rank, with a zero gradient given to those lacking one when
-        ``zero_fill``."""
-        params = []
-        for _, param in sorted(model.namedparams()):
+        every rank (checked), with a zero gradient given to those lacking one
+        when ``zero_fill``."""
+        named = []
+        for name, param in sorted(model.namedparams()):
             if param.array is None:
                 continue
             if param.grad is None:
@@ -190,8 +240,14 @@ class MpiCommunicatorBase(CommunicatorBase):
                     continue
                 xp = chainer.backend.get_array_module(param.array)
                 param.grad = xp.zeros_like(param.array)
-            params.append(param)
-        return params
+            named.append((name, param))
+        self._check_same_params('multi_node_mean_grad', [(n, p.grad) for n, p in named])
+        return [p for _, p in named]
+
+    def _start_allreduce(self, buf):
+        """A non-blocking in-place sum of ``buf`` (a NumPy array) over the
+        ranks: the MPI request to ``Wait()`` on."""
+        return self.mpi_comm.Iallreduce(_util.get_mpi().IN_PLACE, buf)
 
     def _check_finite(self, params):
         if chainer.is_debug():
