@@ -58,7 +58,8 @@ class Recv(function_node.FunctionNode):
 
 
 def send(x, communicator, rank, tag=0):
-    """Sends ``x`` (a Variable or a tuple of them) to rank ``rank``.
+    """Sends ``x`` (a Variable or a tuple of them) to rank ``rank`` (this
+    rank too, for a model whose parts exchange with themselves).
 
     Returns a delegate variable: an empty array whose ``backward()`` receives
     the gradients of ``x`` from ``rank`` (where :func:`recv`'s outputs took
@@ -66,14 +67,13 @@ def send(x, communicator, rank, tag=0):
     :func:`recv` or :func:`pseudo_connect` to order several messages in one
     graph.
     """
-    if rank == communicator.rank:
-        raise ValueError('send: rank {} cannot send to itself'.format(rank))
     xs = tuple(x) if isinstance(x, (tuple, list)) else (x,)
     y, = Send(communicator, rank, tag).apply(xs)
     return _delegate.ready(y)
 
 
-def recv(communicator, rank, delegate_variable=None, tag=0, device=None, force_tuple=False):
+def recv(communicator, rank, delegate_variable=None, tag=0, force_tuple=False, *,
+         device=None):
     """Receives what rank ``rank`` sent with :func:`send`.
 
     Returns a Variable (or a tuple of them, when several were sent or with
@@ -82,8 +82,6 @@ def recv(communicator, rank, delegate_variable=None, tag=0, device=None, force_t
     send into this graph, so one backward runs both. ``device`` puts the
     arrays on that device (``chainer.get_device`` specifier).
     """
-    if rank == communicator.rank:
-        raise ValueError('recv: rank {} cannot receive from itself'.format(rank))
     if delegate_variable is None:
         delegate_variable = _delegate.delegate()
     else:

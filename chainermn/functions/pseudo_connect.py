@@ -20,12 +20,19 @@ class PseudoConnect(function_node.FunctionNode):
 def pseudo_connect(delegate_variable, *actual_variables):
     """Ties a delegate variable (of :func:`send`) to ``actual_variables``.
 
-    Returns the actual variables unchanged in value (one Variable, or a tuple
-    of them), now joined in the graph with the delegate: a backward from them
-    also runs the delegate's backward. Use it on a rank that both sends and
-    computes a loss. With no actual variables the delegate itself comes back.
+    Returns the tuple of the actual variables, unchanged in value (always a
+    tuple, even of one), now joined in the graph with the delegate: a
+    backward from them also runs the delegate's backward (receiving the
+    gradients of what was sent) once theirs is done. Use it on a rank that
+    both sends and computes a loss. A ``delegate_variable`` of None (nothing
+    was sent) gives the actual variables back as they are.
+
+    >>> import numpy
+    >>> d = chainer.Variable(numpy.empty(0, numpy.float32))
+    >>> y, = pseudo_connect(d, chainer.Variable(numpy.ones(2, numpy.float32)))
+    >>> y.array, y.creator.label
+    (array([1., 1.], dtype=float32), 'PseudoConnect')
     """
-    if not actual_variables:
-        return delegate_variable
-    ys = PseudoConnect().apply((delegate_variable,) + actual_variables)
-    return ys if len(ys) > 1 else ys[0]
+    if delegate_variable is None:
+        return tuple(chainer.as_variable(x) for x in actual_variables)
+    return PseudoConnect().apply((delegate_variable,) + actual_variables)

@@ -1,8 +1,7 @@
 import chainer
 import chainer.links as L
+from chainermn.functions.batch_normalization import get_communication_backend
 from chainermn.functions.batch_normalization import multi_node_batch_normalization
-
-_BACKENDS = ('auto', 'mpi', 'nccl')
 
 
 class MultiNodeBatchNormalization(L.BatchNormalization):
@@ -14,16 +13,15 @@ class MultiNodeBatchNormalization(L.BatchNormalization):
     test mode it uses the running averages, as
     :class:`chainer.links.BatchNormalization`. All ranks must call it
     together. ``communication_backend`` is ``'auto'``, ``'mpi'`` or
-    ``'nccl'``; chainer-ng moves the statistics through the communicator
+    ``'nccl'`` (which needs the ``pure_nccl`` communicator; ValueError
+    otherwise); chainer-ng moves the statistics through the communicator
     either way.
     """
 
     def __init__(self, size, comm, decay=0.9, eps=2e-5, dtype=None, use_gamma=True,
                  use_beta=True, initial_gamma=None, initial_beta=None,
                  communication_backend='auto'):
-        if communication_backend not in _BACKENDS:
-            raise ValueError('communication_backend must be one of {}, got {!r}'.format(
-                _BACKENDS, communication_backend))
+        get_communication_backend(comm, communication_backend)  # checks it
         super().__init__(size, decay=decay, eps=eps, dtype=dtype, use_gamma=use_gamma,
                          use_beta=use_beta, initial_gamma=initial_gamma,
                          initial_beta=initial_beta)

@@ -16,28 +16,40 @@ def _to_mnbn(bn, comm, communication_backend):
     mnbn.avg_mean[...] = bn.avg_mean
     mnbn.avg_var[...] = bn.avg_var
     mnbn.N = bn.N
+    mnbn.to_device(bn.device)
     return mnbn
+
+
+def _replace(link, comm, communication_backend):
+    """``link`` with its BatchNormalization links replaced, in place below
+    it (``link`` itself is a copy)."""
+    if isinstance(link, chainer.links.BatchNormalization) and \
+            not isinstance(link, MultiNodeBatchNormalization):
+        return _to_mnbn(link, comm, communication_backend)
+    if isinstance(link, chainer.Sequential):
+        for i, layer in enumerate(link):
+            if isinstance(layer, chainer.Link):
+                link[i] = _replace(layer, comm, communication_backend)
+    elif isinstance(link, chainer.ChainList):
+        for i, child in enumerate(list(link._children)):
+            new = _replace(child, comm, communication_backend)
+            if new is not child:
+                new.name = child.name
+                link._children[i] = new
+    elif isinstance(link, chainer.Chain):
+        for name in list(link._children):
+            child = getattr(link, name)
+            new = _replace(child, comm, communication_backend)
+            if new is not child:
+                delattr(link, name)
+                with link.init_scope():
+                    setattr(link, name, new)
+    return link
 
 
 def create_mnbn_model(link, comm, communication_backend='auto'):
     """A copy of ``link`` with every :class:`chainer.links.BatchNormalization`
-    in it replaced by a :class:`MultiNodeBatchNormalization` of the same
-    parameters (``link`` itself is left as it is)."""
-    if isinstance(link, chainer.links.BatchNormalization) and \
-            not isinstance(link, MultiNodeBatchNormalization):
-        return _to_mnbn(link, comm, communication_backend)
-    if isinstance(link, chainer.Chain):
-        new = copy.deepcopy(link)
-        for name in list(new._children):
-            child = getattr(new, name)
-            delattr(new, name)
-            with new.init_scope():
-                setattr(new, name, create_mnbn_model(child, comm, communication_backend))
-        return new
-    if isinstance(link, chainer.ChainList):
-        new = copy.deepcopy(link)
-        for i, child in enumerate(list(new)):
-            new._children[i] = create_mnbn_model(child, comm, communication_backend)
-            new._children[i].name = str(i)
-        return new
-    return copy.deepcopy(link)
+    in it (in Chains, ChainLists and Sequentials, at any depth) replaced by a
+    :class:`MultiNodeBatchNormalization` of the same parameters and
+    statistics; ``link`` itself is left as it is."""
+    return _replace(copy.deepcopy(link), comm, communication_backend)
