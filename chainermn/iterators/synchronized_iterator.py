@@ -3,12 +3,41 @@ import numpy
 from chainer.iterators import ShuffleOrderSampler
 
 
+class _SynchronizedIterator:
+    """``actual_iterator`` drawing its orders from a generator seeded alike
+    on every rank; every other attribute is the actual iterator's."""
+
+    def __init__(self, actual_iterator, communicator):
+        self.__dict__.update(actual_iterator=actual_iterator, communicator=communicator)
+        seed = numpy.random.randint(0, 2 ** 31) if communicator.rank == 0 else None
+        seed = communicator.bcast_obj(seed, root=0)
+        actual_iterator.order_sampler = ShuffleOrderSampler(numpy.random.RandomState(seed))
+        actual_iterator.reset()
+
+    def __getattr__(self, name):
+        return getattr(self.actual_iterator, name)
+
+    def __setattr__(self, name, value):
+        setattr(self.actual_iterator, name, value)
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        return self.actual_iterator.next()
+
+    next = __next__
+
+    def serialize(self, serializer):
+        # The generator's state is saved with the iterator (under
+        # ``order_sampler/``), so a resumed run shuffles as the first one.
+        self.actual_iterator.serialize(serializer)
+
+
 def create_synchronized_iterator(actual_iterator, communicator):
-    """Makes the shuffling ``actual_iterator`` of every rank draw the same
-    orders: rank 0 picks a seed, every rank's iterator gets an order sampler
-    seeded with it and is reset. Returns ``actual_iterator``."""
-    seed = numpy.random.randint(0, 2 ** 31) if communicator.rank == 0 else None
-    seed = communicator.bcast_obj(seed, root=0)
-    actual_iterator.order_sampler = ShuffleOrderSampler(numpy.random.RandomState(seed))
-    actual_iterator.reset()
-    return actual_iterator
+    """``actual_iterator`` made to shuffle alike on every rank: rank 0 picks
+    a seed, and every rank's iterator gets an order sampler seeded with it and
+    is reset (a collective call). For model parallelism, where every rank
+    reads its own copy of the dataset and must see the same batches, without
+    sending them as :func:`create_multi_node_iterator` does."""
+    return _SynchronizedIterator(actual_iterator, communicator)
