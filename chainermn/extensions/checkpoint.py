@@ -42,6 +42,8 @@ class _MultiNodeCheckpointer(extension.Extension):
         self.stats = _CheckpointStats()
         self.files = []
         self._saves = 0
+        self._folder = None
+        self._failed = False
 
     def _filenames(self, iterations):
         return ['cp-{}-{}-{}'.format(self.name, self.comm.rank, i) for i in iterations]
@@ -53,22 +55,21 @@ class _MultiNodeCheckpointer(extension.Extension):
             if m:
                 yield self.name, int(m.group(1)), int(m.group(2))
 
-    def _dir(self, trainer):
-        return self.path if self.path is not None else trainer.out
+    def _dir(self, target):
+        return self.path if self.path is not None else target.out
 
     def __call__(self, trainer):
         self.save(trainer, trainer.updater.iteration)
 
-    def save(self, trainer, iteration):
-        """Writes this rank's checkpoint of ``trainer`` (atomically: a
-        temporary file renamed into place)."""
+    def save(self, target, iteration):
+        """Writes this rank's checkpoint of ``target`` (the trainer) at
+        ``iteration``; ``save_npz`` writes it atomically (a temporary file
+        renamed into place), so a crash never leaves half a checkpoint."""
         self.stats.start()
-        folder = self._dir(trainer)
+        folder = self._folder = self._dir(target)
         os.makedirs(folder, exist_ok=True)
         filename, = self._filenames([iteration])
-        tmp = os.path.join(folder, '.tmp-' + filename)
-        serializers.save_npz(tmp, trainer)
-        os.replace(tmp, os.path.join(folder, filename))
+        serializers.save_npz(os.path.join(folder, filename), target)
         self.files.append(filename)
         self._saves += 1
         if self._saves % self.gc_interval == 0:
@@ -85,9 +86,14 @@ class _MultiNodeCheckpointer(extension.Extension):
                 pass
 
     def maybe_load(self, trainer, optimizer=None, path=None):
-        """Loads the latest checkpoint that every rank has (and nothing when
-        there is none). Every rank must call it."""
+        """Loads the latest checkpoint that every rank has into ``trainer``
+        (or whatever was saved: an updater...), and nothing when there is
+        none. Every rank must call it. Given the multi-node ``optimizer``, a
+        load also tells it that the ranks are in step, so that its first
+        update steps instead of broadcasting (a resumed run then goes on
+        exactly as the interrupted one would have)."""
         folder = path if path is not None else self._dir(trainer)
+        self._folder = folder
         mine = set()
         if os.path.isdir(folder):
             mine = {i for _, rank, i in self._parse_filenames(os.listdir(folder))
@@ -95,19 +101,33 @@ class _MultiNodeCheckpointer(extension.Extension):
         every = self.comm.gather_obj(mine)
         common = set.intersection(*every) if self.comm.rank == 0 else None
         common = self.comm.bcast_obj(common)
+        self.files = self._filenames(sorted(mine))
         if not common:
             return
         iteration = max(common)
         filename, = self._filenames([iteration])
         serializers.load_npz(os.path.join(folder, filename), trainer)
-        self.files = sorted(self._filenames(sorted(mine)),
-                            key=lambda f: int(f.rsplit('-', 1)[1]))
+        if optimizer is not None and hasattr(optimizer, 'is_changed'):
+            optimizer.is_changed(optimizer.target)  # records the parameters as set up
 
     def get_stats(self):
+        """A line on the checkpoints written and their mean time."""
         return self.stats.report()
 
+    def on_error(self, trainer, exc, tb):
+        self._failed = True
+
     def finalize(self):
-        pass
+        """Removes this rank's checkpoints, unless the training failed (then
+        they are what a rerun resumes from)."""
+        if self._failed or self._folder is None:
+            return
+        for f in self.files:
+            try:
+                os.remove(os.path.join(self._folder, f))
+            except OSError:
+                pass
+        self.files = []
 
 
 def create_multi_node_checkpointer(name, comm, cp_interval=5, gc_interval=5, path=None):
@@ -116,5 +136,7 @@ def create_multi_node_checkpointer(name, comm, cp_interval=5, gc_interval=5, pat
     ``out`` by default) and keeps the newest ``cp_interval`` of them,
     deleting older ones every ``gc_interval`` saves. Call
     ``checkpointer.maybe_load(trainer, optimizer)`` before ``trainer.run()``
-    to resume from the latest iteration saved by every rank."""
+    to resume from the latest iteration saved by every rank. When the
+    training ends without an error, each rank removes its checkpoints.
+    Deprecated in Chainer in favour of :func:`multi_node_snapshot`."""
     return _MultiNodeCheckpointer(name, comm, cp_interval, gc_interval, path)

@@ -1,3 +1,5 @@
+import numpy
+
 from chainer.training import triggers
 from chainermn.extensions._util import to_host_value
 
@@ -21,8 +23,8 @@ class MultiNodeEarlyStoppingTrigger:
         observation = trainer.observation
         value = observation.get(self.monitor)
         # Every rank takes part, with or without a value this iteration.
-        pair = (0., 0) if value is None else (float(to_host_value(value)), 1)
-        total, count = self.comm.allreduce_obj(pair[0]), self.comm.allreduce_obj(pair[1])
+        pair = numpy.array([0., 0.] if value is None else [float(to_host_value(value)), 1.])
+        total, count = self.comm.allreduce(pair)
         if count:
             observation[self.aggregated_monitor] = total / count
         return self.actual_trigger(trainer)

@@ -1,5 +1,6 @@
 import numpy
 
+import chainer
 from chainer.training import extension
 from chainer.training import trigger as trigger_module
 from chainermn.extensions._util import to_host_value
@@ -14,7 +15,9 @@ class ObservationAggregator(extension.Extension):
     """Reports, under ``aggregated_key``, the aggregate over all ranks of the
     values observed under ``original_key`` since the last communication
     (every ``comm_trigger``). ``aggregator`` takes the list (by rank) of
-    lists of observed values; the default is the mean of all of them."""
+    lists of observed values; the default is the mean of all of them. The
+    aggregate comes as the values observed came: a Variable, an array on
+    their device, or a number."""
 
     trigger = 1, 'iteration'
     priority = extension.PRIORITY_EDITOR
@@ -28,14 +31,27 @@ class ObservationAggregator(extension.Extension):
         self.comm_trigger = trigger_module.get_trigger(comm_trigger)
         self.aggregator = _mean_of_all if aggregator is None else aggregator
         self.observation_history = []
+        self._like = None
 
     def __call__(self, trainer):
         observation = trainer.observation
         if self.original_key in observation:
-            self.observation_history.append(to_host_value(observation[self.original_key]))
+            self._like = observation[self.original_key]
+            self.observation_history.append(to_host_value(self._like))
         if not self.comm_trigger(trainer):
             return
         histories = self.comm.gather_obj(self.observation_history)
         value = self.aggregator(histories) if self.comm.rank == 0 else None
-        observation[self.aggregated_key] = self.comm.bcast_obj(value)
+        observation[self.aggregated_key] = _as_observed(self.comm.bcast_obj(value),
+                                                       self._like)
         self.observation_history = []
+
+
+def _as_observed(value, like):
+    """The aggregate in the kind of value observed: a Variable, an array on
+    the same device, or a number."""
+    array = like.array if isinstance(like, chainer.Variable) else like
+    if hasattr(array, 'dtype') and not isinstance(array, numpy.generic):
+        value = chainer.backend.get_device_from_array(array).send(
+            numpy.asarray(value, dtype=array.dtype))
+    return chainer.Variable(value) if isinstance(like, chainer.Variable) else value
