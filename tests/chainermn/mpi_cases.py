@@ -57,7 +57,8 @@ def test_collectives_against_numpy(name):
         assert got.dtype == dtype
         numpy.testing.assert_allclose(got, want, rtol=1e-2 if dtype == numpy.float16 else 1e-6)
     for root in range(SIZE):
-        numpy.testing.assert_array_equal(comm.bcast(mine if RANK == root else None, root),
+        numpy.testing.assert_array_equal(comm.bcast(mine if RANK == root else None,
+                                                    root=root),
                                          every[root])
         g = comm.gather(mine, root)
         if RANK == root:
@@ -85,6 +86,15 @@ def test_collectives_against_numpy(name):
     assert comm.allreduce_obj(RANK + 1) == SIZE * (SIZE + 1) // 2
     assert comm.bcast_obj({'r': RANK} if RANK == 0 else None) == {'r': 0}
     assert comm.gather_obj(RANK) == (list(range(SIZE)) if RANK == 0 else None)
+    # To itself: kept here, not sent through MPI (which would block on a
+    # large message).
+    big = numpy.arange(10 ** 6, dtype=numpy.float64)
+    comm.send(big, RANK, 3)
+    comm.send_obj({'big': big}, RANK, tag=4)
+    numpy.testing.assert_array_equal(comm.recv(RANK, 3), big)
+    numpy.testing.assert_array_equal(comm.recv_obj(RANK)['big'], big)
+    with pytest.raises(RuntimeError, match='not sent to itself'):
+        comm.recv(RANK, 3)
     sub = comm.split(RANK % 2, RANK)
     assert sub.size == len(range(RANK % 2, SIZE, 2)) and sub.rank == RANK // 2
     comm.finalize()
@@ -93,13 +103,79 @@ def test_collectives_against_numpy(name):
 
 
 @collective
+def test_config_settings():
+    comm = chainermn.create_communicator('flat', batched_copy=False)
+    assert comm.get_config() == {'batched_copy': False} and not comm.batched_copy
+    comm.set_config('batched_copy')
+    assert comm.batched_copy and comm.get_config('batched_copy')
+    with pytest.raises(ValueError, match='Unknown config'):
+        comm.set_config('foo', 1)
+    with pytest.raises(KeyError):
+        comm.get_config('foo')
+    with comm.config_scope():
+        assert comm.within_config_scope
+        comm.foo = 3  # declares a setting
+    assert not comm.within_config_scope and comm.get_config('foo') == 3
+    comm.set_config('foo', 4)
+    assert comm.foo == 4
+    comm.bar = 5  # outside the scope: a plain attribute
+    assert 'bar' not in comm.get_config()
+    with pytest.raises(AttributeError):
+        comm.baz
+
+
+@collective
 def test_errors_on_every_rank():
+    # Bad input gives the same error on every rank, and no rank waits.
     with pytest.raises(ValueError, match='same shape'):
         COMM.allreduce(numpy.ones(2 + RANK, numpy.float32))
+    with pytest.raises(ValueError, match='same shape'):
+        COMM.allreduce(numpy.ones(2, numpy.float32 if RANK else numpy.float64))
     with pytest.raises(ValueError, match='alltoall'):
         COMM.alltoall([numpy.ones(1)] * (SIZE - (RANK == 0)))
+    with pytest.raises(ValueError, match='scatter'):
+        COMM.scatter([numpy.ones(1)] * (SIZE + 1) if RANK == 0 else None)
+    # Models that differ: the gradients cannot be averaged, nor the
+    # parameters broadcast.
+    model = L.Linear(3, 2 + (RANK == SIZE - 1))
+    model.cleargrads()
+    F.sum(model(numpy.ones((1, 3), numpy.float32))).backward()
+    for name in ('naive', 'flat'):
+        comm = chainermn.create_communicator(name)
+        with pytest.raises(ValueError, match='different parameters.*W'):
+            comm.multi_node_mean_grad(model)
+        with pytest.raises(ValueError, match='different parameters'):
+            comm.bcast_data(model)
+    # A gradient missing on one rank, without zero_fill.
+    model = L.Linear(3, 2)
+    model.cleargrads()
+    model.W.grad = numpy.ones_like(model.W.array)
+    if RANK == 0:
+        model.b.grad = numpy.ones_like(model.b.array)
+    with pytest.raises(ValueError, match=r"rank 0: \('/b', \(2,\).*rank 1: \(none\)"):
+        COMM.multi_node_mean_grad(model, zero_fill=False)
+    # A dataset smaller than the number of ranks: each rank gets it whole
+    # with force_equal_length (Chainer's default and behaviour); without it
+    # some ranks would get nothing, so every rank refuses.
+    small = list(range(SIZE - 1))
+    shares = COMM.gather_obj(list(chainermn.scatter_dataset(small if RANK == 0 else None,
+                                                            COMM)))
+    if RANK == 0:
+        assert all(len(s) == 1 for s in shares) and set(sum(shares, [])) == set(small)
+    assert list(chainermn.scatter_dataset([] if RANK == 0 else None, COMM)) == []
+    with pytest.raises(chainermn.DataSizeError, match='force_equal_length'):
+        chainermn.scatter_dataset(small if RANK == 0 else None, COMM, force_equal_length=False)
     with pytest.raises(chainermn.DataSizeError):
-        chainermn.scatter_dataset(list(range(SIZE - 1)), COMM)
+        chainermn.datasets.scatter_index(SIZE - 1, COMM, force_equal_length=False)
+    # A finalized communicator refuses every use, on every rank.
+    comm = chainermn.create_communicator('naive')
+    comm.finalize()
+    for use in (lambda: comm.bcast_obj(1), lambda: comm.send_obj(1, 0),
+                lambda: comm.multi_node_mean_grad(model), lambda: comm.bcast_data(model),
+                lambda: comm.gather(numpy.ones(1)), lambda: comm.split(0, RANK),
+                lambda: chainermn.scatter_dataset([1] * SIZE, comm)):
+        with pytest.raises(RuntimeError, match='finalized'):
+            use()
 
 
 class MLP(chainer.Chain):
@@ -267,8 +343,8 @@ def test_scatter_dataset_and_iterators():
     every = COMM.gather_obj(list(share))
     if RANK == 0:
         order = numpy.random.RandomState(3).permutation(len(dataset))
-        for r, part in enumerate(every):
-            b, e = chainermn.datasets.scatter._scatter_index(len(dataset), SIZE, r)
+        shares = chainermn.datasets.scatter._scatter_index(len(dataset), SIZE, True)
+        for part, (r, b, e) in zip(every, shares):
             assert part == [int(i) for i in order[b:e]]
     it = chainermn.iterators.create_multi_node_iterator(
         chainer.iterators.SerialIterator(list(range(7)), 3, repeat=False, shuffle=True)
@@ -290,35 +366,61 @@ def _trainer(out, comm, extension_list=()):
     t = (numpy.arange(len(x)) % 3).astype(numpy.int32)
     train = chainermn.scatter_dataset(chainer.datasets.TupleDataset(x, t), comm, shuffle=True,
                                       seed=1)
-    it = chainer.iterators.SerialIterator(train, 4, shuffle=True)
+    # Shuffled by a generator of its own, which snapshots keep.
+    it = chainer.iterators.SerialIterator(train, 4, order_sampler=(
+        chainer.iterators.ShuffleOrderSampler(numpy.random.RandomState(10 + comm.rank))))
     updater = chainer.training.StandardUpdater(it, opt)
     trainer = chainer.training.Trainer(updater, (4, 'epoch'), out=out)
     for e in extension_list:
-        trainer.extend(e)
+        trainer.extend(e[0], trigger=e[1]) if isinstance(e, tuple) else trainer.extend(e)
     return trainer, model, train
+
+
+class _Crash(Exception):
+    pass
+
+
+def _crash_at(iteration):
+    def crash(trainer):
+        if trainer.updater.iteration == iteration:
+            raise _Crash
+    return crash
 
 
 @collective
 def test_checkpoint_resumes_bit_for_bit(tmp_path_factory):
     out = COMM.bcast_obj(str(tmp_path_factory.mktemp('cp')) if RANK == 0 else None)
+    mine = 'cp-t-{}-'.format(RANK)
+    # The reference: 12 iterations in one go.
+    whole, whole_model, _ = _trainer(os.path.join(out, 'whole'), COMM)
+    whole.run()
+    # Checkpoints every 2 iterations (the newest 2 kept); a crash after the
+    # 7th: the checkpoints stay.
     cp = chainermn.create_multi_node_checkpointer('t', COMM, cp_interval=2, gc_interval=1)
-    trainer, model, _ = _trainer(out, COMM, [cp])
-    trainer.run()
-    assert len([f for f in os.listdir(out) if f.startswith('cp-t-{}-'.format(RANK))]) == 2
-    cp2 = chainermn.create_multi_node_checkpointer('t', COMM)
-    trainer2, model2, _ = _trainer(out, COMM)
-    cp2.maybe_load(trainer2)
-    assert trainer2.updater.iteration == trainer.updater.iteration == 12
-    for (n, p), (_, q) in zip(sorted(model.namedparams()), sorted(model2.namedparams())):
+    crashed, _, _ = _trainer(out, COMM, [(cp, (2, 'iteration')), _crash_at(7)])
+    with pytest.raises(_Crash):
+        crashed.run()
+    assert sorted(f for f in os.listdir(out) if f.startswith(mine)) == [mine + '4', mine + '6']
+    # A new run resumes from iteration 6 on every rank and ends as the
+    # uninterrupted one, bit for bit.
+    cp2 = chainermn.create_multi_node_checkpointer('t', COMM, cp_interval=2, gc_interval=1)
+    resumed, model, _ = _trainer(out, COMM, [(cp2, (2, 'iteration'))])
+    cp2.maybe_load(resumed, resumed.updater.get_optimizer('main'))
+    assert resumed.updater.iteration == 6
+    resumed.run()
+    assert resumed.updater.iteration == whole.updater.iteration == 12
+    for (n, p), (_, q) in zip(sorted(whole_model.namedparams()), sorted(model.namedparams())):
         numpy.testing.assert_array_equal(p.array, q.array, err_msg=n)
-    s1 = trainer.updater.get_optimizer('main').actual_optimizer
-    s2 = trainer2.updater.get_optimizer('main').actual_optimizer
-    assert s1.t == s2.t
-    numpy.testing.assert_array_equal(s1.target.predictor.l1.W.update_rule.state['m'],
-                                     s2.target.predictor.l1.W.update_rule.state['m'])
+    s1 = whole.updater.get_optimizer('main').actual_optimizer
+    s2 = resumed.updater.get_optimizer('main').actual_optimizer
+    assert s1.t == s2.t == 11  # the first iteration broadcasts rank 0's parameters
+    numpy.testing.assert_array_equal(s1.target.predictor.l1.W.update_rule.state['v'],
+                                     s2.target.predictor.l1.W.update_rule.state['v'])
     # Parameters agree across ranks.
     numpy.testing.assert_array_equal(COMM.bcast(model.predictor.l1.W.array),
                                      model.predictor.l1.W.array)
+    # A run that ends without an error removes its checkpoints.
+    assert not [f for f in os.listdir(out) if f.startswith(mine)]
 
 
 @collective
@@ -350,3 +452,226 @@ def test_evaluator_aggregator_and_early_stopping():
     persistent.avg_mean[...] = RANK
     chainermn.extensions.AllreducePersistent(persistent, COMM)()
     numpy.testing.assert_allclose(persistent.avg_mean, (SIZE - 1) / 2)
+
+
+@pytest.mark.parametrize('name', ['naive', 'flat'])
+@collective
+def test_double_buffering_steps_with_the_previous_mean(name):
+    # Each update steps with the mean gradient of the iteration before, so
+    # one process reproduces it on the concatenated batch by keeping the
+    # previous gradient.
+    comm = chainermn.create_communicator(name)
+    b = 3
+    xs = [data((b * SIZE, 4), 20 + i) for i in range(4)]
+    t = (numpy.arange(b * SIZE) % 3).astype(numpy.int32)
+    mine = slice(RANK * b, (RANK + 1) * b)
+    numpy.random.seed(RANK)
+    model = MLP()
+    opt = chainermn.create_multi_node_optimizer(chainer.optimizers.MomentumSGD(), comm,
+                                                double_buffering=True).setup(model)
+    numpy.random.seed(0)
+    single = MLP()
+    single_opt = chainer.optimizers.MomentumSGD().setup(single)
+    opt.update(lambda: F.softmax_cross_entropy(model(xs[0][mine]), t[mine]))  # broadcasts
+    previous = None
+    for x in xs:
+        opt.update(lambda: F.softmax_cross_entropy(model(x[mine]), t[mine]))
+        single.cleargrads()
+        F.softmax_cross_entropy(single(x), t).backward()
+        grads = {n: p.grad.copy() for n, p in single.namedparams()}
+        if previous is not None:
+            for n, p in single.namedparams():
+                p.grad[...] = previous[n]
+            single_opt.update()
+        previous = grads
+    opt.wait()
+    assert opt.t == single_opt.t == len(xs) - 1
+    for (n, p), (_, q) in zip(sorted(model.namedparams()), sorted(single.namedparams())):
+        numpy.testing.assert_allclose(p.array, q.array, rtol=1e-5, atol=1e-6, err_msg=n)
+
+
+@collective
+def test_memory_utility_packs_and_unpacks():
+    from chainermn.communicators import _memory_utility as mu
+    model = MLP()
+    model.cleargrads()
+    model.l1.W.grad = numpy.full_like(model.l1.W.array, 2.)
+    params = mu.extract_params_set_grad(model, zero_fill=False)
+    assert [p.name for p in params] == ['W']
+    assert mu.count_grad_elements(mu.extract_params_set_data(model), zero_fill=True) == \
+        sum(p.size for p in model.params())
+    params = mu.extract_params_set_data(model)
+    buf = mu.HostPinnedMemory()
+    n = mu.count_grad_elements(params, zero_fill=True)
+    buf.assign(n * 8)
+    mu.pack_params(params, 'grad', buf, numpy.float64, zero_fill=True)
+    flat = buf.array(n, dtype=numpy.float64)
+    assert flat.sum() == 2 * model.l1.W.size  # the missing gradients packed as zeros
+    flat += RANK
+    COMM.mpi_comm.Allreduce(mu._util.get_mpi().IN_PLACE, mu.array_to_buffer_object(
+        flat, mu._util.get_mpi().DOUBLE))
+    mu.unpack_params(params, 'grad', buf, numpy.float64, zero_fill=True)
+    want = SIZE * (SIZE - 1) / 2
+    numpy.testing.assert_array_equal(model.l1.W.grad, 2 * SIZE + want)
+    numpy.testing.assert_array_equal(model.l2.b.grad, want)
+    assert model.l2.b.grad.dtype == numpy.float32
+    with pytest.raises(RuntimeError, match='CuPy'):
+        mu.DeviceMemory()
+
+
+class _Twice(chainer.Chain):
+    def __init__(self, n_in, n_out):
+        super().__init__()
+        with self.init_scope():
+            self.l = L.Linear(n_in, n_out)
+
+    def forward(self, *xs):
+        return F.tanh(self.l(sum(xs[1:], xs[0])))
+
+
+@collective
+def test_multi_node_chain_list_branches_and_self_sends():
+    # Rank 0 sends to itself and to every other rank, which send back; the
+    # sum goes into the last layer: the same model in one process gives the
+    # same output and gradients.
+    numpy.random.seed(0)
+    first, middle, last = L.Linear(3, 4), _Twice(4, 4), _Twice(4, 2)
+    others = [_Twice(4, 4) for _ in range(1, SIZE)]
+    x = data((5, 3), 30)
+    h = F.tanh(first(x))
+    y_ref = last(middle(h), *[o(h) for o in others])
+    model = chainermn.MultiNodeChainList(COMM)
+    if RANK == 0:
+        ranks = list(range(SIZE))
+        model.add_link(chainer.Sequential(first, F.tanh), rank_in=None, rank_out=ranks)
+        model.add_link(middle, rank_in=0, rank_out=0)
+        model.add_link(last, rank_in=ranks, rank_out=None)
+        model.cleargrads()
+        y = model(x)
+        numpy.testing.assert_allclose(y.array, y_ref.array, rtol=1e-5)
+        F.sum(y * y).backward()
+        with pytest.raises(ValueError, match='only one component'):
+            model.add_link(L.Linear(1, 1), rank_in=None, rank_out=None)
+    else:
+        model.add_link(others[RANK - 1], rank_in=0, rank_out=0)
+        model.cleargrads()
+        model().backward()
+    grads = {n: p.grad.copy() for n, p in model.namedparams()}
+    for link in [first, middle, last] + others:
+        link.cleargrads()
+    F.sum(y_ref * y_ref).backward()
+    mine = [first, middle, last] if RANK == 0 else [others[RANK - 1]]
+    for link, prefix in zip(mine, ('/0/0', '/1', '/2') if RANK == 0 else ('/0',)):
+        for n, p in link.namedparams():
+            numpy.testing.assert_allclose(grads[prefix + n], p.grad, rtol=1e-4, atol=1e-6)
+
+
+@collective
+def test_multi_node_iterator_state_and_types():
+    it = chainermn.iterators.create_multi_node_iterator(
+        chainer.iterators.SerialIterator(numpy.arange(6, dtype=numpy.float32), 2)
+        if RANK == 0 else None, COMM)
+    first = [next(it), next(it)]
+    assert it.epoch_detail == pytest.approx(4 / 6) and not it.is_new_epoch
+    saved = {}
+    it.serialize(chainer.serializers.DictionarySerializer(saved))
+    # Every rank's snapshot holds the master's position and order: a plain
+    # iterator resumes from any of them.
+    plain = chainer.iterators.SerialIterator(numpy.arange(6, dtype=numpy.float32), 2)
+    plain.serialize(chainer.serializers.NpzDeserializer(saved))
+    rest = plain.next()
+    assert plain.is_new_epoch
+    assert sorted(numpy.concatenate(first + [rest]).tolist()) == list(range(6))
+    it = chainermn.iterators.create_multi_node_iterator(
+        chainer.iterators.SerialIterator(['a', 'b'], 1) if RANK == 0 else None, COMM)
+    with pytest.raises(TypeError, match='numeric'):
+        next(it)
+
+
+@collective
+def test_generic_evaluator_against_numpy():
+    class Squares(chainermn.extensions.GenericMultiNodeEvaluator):
+        def calc_local(self, x):
+            return float((x ** 2).sum()), len(x)
+
+        def aggregate(self, results):
+            return sum(s for s, _ in results) / sum(n for _, n in results)
+
+    values = data(7 * SIZE + 1, 31)
+    mine = values[RANK::SIZE]
+    it = chainer.iterators.SerialIterator(mine, 2, repeat=False, shuffle=False)
+    got = Squares(COMM, it, None, root=SIZE - 1)()
+    if RANK == SIZE - 1:
+        assert got == pytest.approx(float((values.astype(numpy.float64) ** 2).mean()), rel=1e-6)
+    else:
+        assert got is None
+    # The default aggregate: every batch's result, batch by batch across ranks.
+    hooked = []
+    ev = chainermn.extensions.GenericMultiNodeEvaluator(
+        COMM, it, lambda x: x * 2, progress_hook=hooked.append)
+    got = ev(None)
+    it.reset()
+    lists = COMM.gather_obj([numpy.asarray(x) * 2 for x in it])
+    if RANK == 0:
+        want = [b for i in range(max(map(len, lists))) for b in
+                (lst[i] for lst in lists if i < len(lst))]
+        assert len(got) == len(want) and len(hooked) == len(lists[0])
+        for g, w in zip(got, want):
+            numpy.testing.assert_array_equal(g, w)
+
+
+@collective
+def test_mixed_dtypes_in_multi_node_batch_normalization():
+    # float16 input with float32 parameters (mixed16), and float64 input
+    # with float32 parameters: statistics in float32 at least, output in the
+    # input's dtype, against one process on the whole batch.
+    for dtype, rtol in ((numpy.float16, 1e-2), (numpy.float64, 1e-5)):
+        b = 4
+        x_all = (data((b * SIZE, 3), 40) * 2 + 1).astype(dtype)
+        mine = slice(RANK * b, (RANK + 1) * b)
+        bn = L.BatchNormalization(3, dtype=numpy.float32)
+        mnbn = chainermn.links.MultiNodeBatchNormalization(3, COMM, dtype=numpy.float32)
+        y_ref = bn(x_all.astype(numpy.float32))
+        y = mnbn(x_all[mine])
+        assert y.dtype == dtype and mnbn.gamma.dtype == numpy.float32
+        numpy.testing.assert_allclose(y.array, y_ref.array[mine], rtol=rtol, atol=rtol)
+        F.sum(y).backward()
+        assert mnbn.gamma.grad.dtype == numpy.float32
+    with pytest.raises(ValueError, match='pure_nccl'):
+        chainermn.links.MultiNodeBatchNormalization(3, COMM, communication_backend='nccl')
+
+
+@collective
+def test_create_mnbn_model_everywhere():
+    model = chainer.Sequential(L.Linear(2, 3), L.BatchNormalization(3), F.relu,
+                               chainer.Sequential(L.BatchNormalization(3)))
+    model[1].avg_mean[...] = 5
+    mn = chainermn.links.create_mnbn_model(model, COMM)
+    assert isinstance(mn[1], chainermn.links.MultiNodeBatchNormalization)
+    assert isinstance(mn[3][0], chainermn.links.MultiNodeBatchNormalization)
+    assert mn[2] is F.relu and not isinstance(model[1], chainermn.links.MultiNodeBatchNormalization)
+    assert sorted(n for n, _ in mn.namedparams()) == sorted(n for n, _ in model.namedparams())
+    assert (mn[1].avg_mean == 5).all() and mn[1].avg_mean is not model[1].avg_mean
+    assert mn(numpy.ones((2, 2), numpy.float32)).shape == (2, 3)
+    chain_list = chainermn.links.create_mnbn_model(
+        chainer.ChainList(L.Linear(2, 3), L.BatchNormalization(3)), COMM)
+    assert isinstance(chain_list[1], chainermn.links.MultiNodeBatchNormalization)
+    assert chain_list[1].name == '1'
+
+
+@collective
+def test_observation_aggregator_keeps_the_kind():
+    class Trainer:
+        def __init__(self, value):
+            self.observation = {'v': value}
+            self.updater = type('U', (), {'iteration': 1, 'epoch': 0, 'epoch_detail': 0.1,
+                                          'is_new_epoch': False,
+                                          'previous_epoch_detail': 0.})()
+    for value in (chainer.Variable(numpy.array(RANK, numpy.float32)),
+                  numpy.array(RANK, numpy.float32),
+                  float(RANK)):
+        trainer = Trainer(value)
+        chainermn.extensions.ObservationAggregator(COMM, 'v', 'mean')(trainer)
+        mean = trainer.observation['mean']
+        assert type(mean) is type(value)
+        assert float(getattr(mean, 'array', mean)) == (SIZE - 1) / 2

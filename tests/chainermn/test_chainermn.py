@@ -4,14 +4,17 @@ cases (``mpi_cases.py``) under ``mpiexec -n 2`` and ``-n 3``.
 The MPI cases are skipped, not failed, where mpi4py or mpiexec is missing.
 """
 
+import json
 import os
 import shutil
 import subprocess
 import sys
 import time
 
+import numpy
 import pytest
 
+import chainer
 import chainermn
 from chainermn.datasets.scatter import _scatter_index
 from chainermn.extensions._multi_node_snapshot import _parse_replica_sets
@@ -28,17 +31,17 @@ def _mpiexec():
     return candidate if os.path.exists(candidate) else shutil.which('mpiexec')
 
 
-def _run_mpi(n, args, timeout):
+def _run_mpi(n, args, timeout, cwd=None):
     mpiexec = _mpiexec()
     if mpiexec is None:
         pytest.skip('needs mpi4py and mpiexec (pip install "chainer[mpi]")')
     flags = ['--oversubscribe'] if b'Open MPI' in subprocess.run(
         [mpiexec, '--version'], capture_output=True).stdout else []
-    env = dict(os.environ, OMP_NUM_THREADS='1', PYTHONPATH=os.pathsep.join(
-        [os.path.dirname(os.path.dirname(HERE))] + sys.path))
+    env = dict(os.environ, OMP_NUM_THREADS='1', OPENBLAS_NUM_THREADS='1',
+               PYTHONPATH=os.pathsep.join([os.path.dirname(os.path.dirname(HERE))] + sys.path))
     return subprocess.run([mpiexec, '-n', str(n)] + flags + [sys.executable] + args,
                           capture_output=True, text=True, timeout=timeout, env=env,
-                          start_new_session=True)
+                          start_new_session=True, cwd=cwd)
 
 
 def test_version_without_mpi4py():
@@ -79,12 +82,12 @@ def test_gpu_communicators_need_nccl():
 
 @pytest.mark.parametrize('n,size', [(5, 2), (7, 3), (10, 3), (11, 3), (3, 3), (100, 7)])
 def test_scatter_index_shares(n, size):
-    unequal = [_scatter_index(n, size, r, False) for r in range(size)]
+    unequal = [(b, e) for _, b, e in _scatter_index(n, size, False)]
     # Contiguous, covering, sizes differing by at most one.
     assert unequal[0][0] == 0 and unequal[-1][1] == n
     assert all(a[1] == b[0] for a, b in zip(unequal, unequal[1:]))
     assert max(e - b for b, e in unequal) - min(e - b for b, e in unequal) <= 1
-    equal = [_scatter_index(n, size, r, True) for r in range(size)]
+    equal = [(b, e) for _, b, e in _scatter_index(n, size, True)]
     assert {e - b for b, e in equal} == {-(-n // size)}
     assert set().union(*(range(b, e) for b, e in equal)) == set(range(n))
     assert equal[-1][1] == n
@@ -100,13 +103,28 @@ def test_empty_dataset():
     assert chainermn.datasets.create_empty_dataset(range(3)) == [(), (), ()]
 
 
+def test_pseudo_connect():
+    # Always a tuple; the delegate gets a zero gradient, the others theirs.
+    d = chainer.Variable(numpy.empty((2, 3), numpy.float32))
+    x = chainer.Variable(numpy.arange(3, dtype=numpy.float32))
+    y, = chainermn.functions.pseudo_connect(d, x)
+    numpy.testing.assert_array_equal(y.array, x.array)
+    chainer.functions.sum(y * 2).backward()
+    numpy.testing.assert_array_equal(d.grad, numpy.zeros((2, 3)))
+    numpy.testing.assert_array_equal(x.grad, [2, 2, 2])
+    assert chainermn.functions.pseudo_connect(d) == ()
+    y1, y2 = chainermn.functions.pseudo_connect(None, x, x.array)
+    assert y1 is x and isinstance(y2, chainer.Variable)
+
+
 @pytest.mark.parametrize('n', [2, 3])
 def test_under_mpiexec(n, tmp_path):
     # Every rank runs mpi_cases.py's cases with pytest; a case failing on any
     # rank fails on all of them (see its conftest), and the run must end.
+    # A case that hangs prints every rank's stack after 60 seconds.
     r = _run_mpi(n, ['-m', 'pytest', '-q', '-x', '-p', 'no:cacheprovider',
                      '--rootdir', str(tmp_path), '-c', os.devnull,
-                     '--basetemp', str(tmp_path / 'base'),
+                     '-o', 'faulthandler_timeout=60', '--basetemp', str(tmp_path / 'base'),
                      os.path.join(HERE, 'mpi_cases.py')], timeout=240)
     assert r.returncode == 0, r.stdout[-6000:] + r.stderr[-3000:]
     assert r.stdout.count(' passed') == n, r.stdout[-3000:]
@@ -122,3 +140,23 @@ def test_exception_on_one_rank_aborts_all():
     assert r.returncode != 0
     assert 'boom on rank 1' in r.stderr
     assert time.time() - start < 30
+
+
+def test_mnist_example_on_two_processes(tmp_path):
+    # The README's two-process run, briefly: each rank trains on half the
+    # digits, rank 0 logs the mean validation scores of both.
+    pytest.importorskip('sklearn')
+    script = os.path.join(os.path.dirname(os.path.dirname(HERE)), 'examples', 'chainermn',
+                          'mnist', 'train_mnist.py')
+    r = _run_mpi(2, [script, '--epoch', '4', '--unit', '200', '--noplot', '--out', 'out'],
+                 timeout=120, cwd=str(tmp_path))
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    assert r.stdout.count('# processes: 2') == 1  # rank 0 alone prints
+    with open(tmp_path / 'out' / 'log') as f:
+        log = json.load(f)
+    # 1437 training digits, 719 a rank, 100 a batch: 8 iterations an epoch.
+    assert [e['iteration'] for e in log] == [8, 15, 22, 29]
+    assert log[-1]['validation/main/accuracy'] > 0.85
+    assert log[-1]['main/loss'] < log[0]['main/loss']
+    # One snapshot, by rank 0, which every rank resumes from.
+    assert sorted(os.listdir(tmp_path / 'out')) == ['log', 'snapshot_iter_29.0']
