@@ -1,6 +1,8 @@
 """The multi-node optimizer: an optimizer whose update averages the
 gradients over the ranks first."""
 
+import weakref
+
 import numpy
 
 from chainermn.communicators import _memory_utility
@@ -66,7 +68,16 @@ class _DoubleBufferingOptimizer(_MultiNodeOptimizer):
     def __init__(self, actual_optimizer, communicator, zero_fill):
         super().__init__(actual_optimizer, communicator, zero_fill)
         object.__setattr__(self, '_buffers', [numpy.empty(0, numpy.float32)] * 2)
-        object.__setattr__(self, '_pending', None)  # (params, buffer, request)
+        # (params, buffer, request) of the allreduce in flight. MPI must not
+        # finalize with it pending: it is waited for when the optimizer goes,
+        # or at exit (before mpi4py's own exit handler, registered earlier).
+        pending = [None]
+        object.__setattr__(self, '_pending_box', pending)
+        weakref.finalize(self, _wait, pending)
+
+    @property
+    def _pending(self):
+        return self._pending_box[0]
 
     def update(self, lossfun=None, *args, **kwds):
         target = self.target
@@ -74,7 +85,7 @@ class _DoubleBufferingOptimizer(_MultiNodeOptimizer):
             self._backward(lossfun, args, kwds)
         if self.is_changed(target):
             self.wait()  # the mean of gradients of other parameters: dropped
-            object.__setattr__(self, '_pending', None)
+            self._pending_box[0] = None
             self.communicator.bcast_data(target)
             return
         comm = self.communicator
@@ -91,7 +102,7 @@ class _DoubleBufferingOptimizer(_MultiNodeOptimizer):
             buf = numpy.empty(n, dtype)
         object.__setattr__(self, '_buffers', [self._buffers[1], buf])
         _memory_utility.pack_params(params, 'grad', buf, dtype, self.zero_fill)
-        object.__setattr__(self, '_pending', (params, buf, comm._start_allreduce(buf)))
+        self._pending_box[0] = params, buf, comm._start_allreduce(buf)
         if previous is None:
             return
         mean = previous[1]
@@ -104,8 +115,12 @@ class _DoubleBufferingOptimizer(_MultiNodeOptimizer):
     def wait(self):
         """Waits for the allreduce in flight, if any (its mean is used by
         the next update)."""
-        if self._pending is not None:
-            self._pending[2].Wait()
+        _wait(self._pending_box)
+
+
+def _wait(pending):
+    if pending[0] is not None:
+        pending[0][2].Wait()
 
 
 def create_multi_node_optimizer(actual_optimizer, communicator, double_buffering=False,
