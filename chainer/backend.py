@@ -249,5 +249,8 @@ def __getattr__(name):
     if name == 'Intel64Device':
         from chainer.backends import intel64
         return intel64.Intel64Device
+    if name == 'cuda':  # Chainer's module imported it: code reaches it so
+        from chainer.backends import cuda
+        return cuda
     raise AttributeError(
         "module 'chainer.backend' has no attribute {!r}".format(name))

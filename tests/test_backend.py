@@ -124,3 +124,11 @@ def test_cpu_private_to_cpu_takes_lists_and_tuples():
     assert type(out) is tuple and out[0] is a and out[1] is None
     assert type(_cpu._to_cpu([a])) is list
     assert _cpu._to_cpu(None) is None
+
+
+def test_backend_module_reaches_cuda_as_chainer():
+    # Chainer's chainer.backend imported chainer.backends.cuda; code (and
+    # Chainer's chainermn tests) import it from there
+    from chainer.backend import cuda
+    from chainer.backends import cuda as cuda_module
+    assert cuda is cuda_module
