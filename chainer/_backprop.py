@@ -311,11 +311,13 @@ def _ones(var, loss_scale):
 def _store_leaf_grads(leaves, loss_scale):
     for node, gs in leaves.items():
         old = node._grad_var
-        if type(gs) is not list:
-            gs = [gs]
-        if old is not None:
-            gs.insert(0, old)
-        node._grad_var = _sum(gs)
+        if type(gs) is list:
+            if old is not None:
+                gs.insert(0, old)
+            gs = _sum(gs)
+        elif old is not None:
+            gs = _sum([old, gs])
+        node._grad_var = gs
         if loss_scale is not None:
             node._loss_scale = loss_scale
 
