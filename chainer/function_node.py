@@ -33,10 +33,13 @@ def _array_types():
     return backend._get_array_types()
 
 
-def _graph_free():
-    """True when an op's backward need not build nodes for its gradient:
-    backprop is off (no double backprop), and no function hook or debug
-    check would see those nodes."""
+def _graph_free(retained):
+    """True when an op's backward may compute its gradient on the arrays it
+    ``retained`` (its ``_retained_in_data`` or ``_retained_out_data``)
+    without building nodes: they are still held, backprop is off (no double
+    backprop), and no function hook or debug check would see the nodes."""
+    if retained is None or retained is _RELEASED:
+        return False
     store = _local_store
     return not store.enable_backprop and not store._function_hooks and \
         not store.debug

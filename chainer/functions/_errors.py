@@ -68,21 +68,28 @@ def check_float(func, x, name='x'):
                            '{} != f'.format(x.dtype.kind))
 
 
+def not_an_array(fname, name, type_name):
+    """The TypeError for an argument that is not a Variable or an array."""
+    return TypeError(
+        "{}: argument '{}' must be a Variable or a numpy/cupy array, but got "
+        '{}'.format(fname, name, type_name))
+
+
 def check_array(fname, name, x):
     """Raises TypeError unless ``x`` is a Variable or an array."""
     from chainer import backend, variable
     if not isinstance(x, (variable.Variable,) + backend._get_array_types()):
-        raise TypeError(
-            '{}: argument {!r} must be a Variable or a numpy/cupy array, '
-            'but got {}'.format(fname, name, type(x).__name__))
+        raise not_an_array(fname, name, type(x).__name__)
 
 
 def check_floats(func, arrays, names):
-    """:func:`check_float` for each array (None skipped) with its name."""
+    """:func:`check_float` for each of ``arrays`` with its name (None, and
+    Python scalars where a function takes them, are skipped)."""
     for x, name in zip(arrays, names):
-        if x is not None and x.dtype.kind != 'f':
+        kind = getattr(getattr(x, 'dtype', None), 'kind', 'f')
+        if kind != 'f':
             raise invalid_type(func, '{}.dtype.kind == f'.format(name),
-                               '{} != f'.format(x.dtype.kind))
+                               '{} != f'.format(kind))
 
 
 def check_same_dtype(func, x, y, names=('lhs', 'rhs')):
@@ -158,10 +165,7 @@ def _named(e, name, key, signature, args, kwargs):
         if len(head) >= 3 and head[0] == '':
             arg = _argument_of_type(signature, args, kwargs, head[1])
             if arg is not None:
-                arg = "'{}'".format(arg)
-                return TypeError(
-                    '{}: argument {} must be a Variable or a numpy/cupy '
-                    'array, but got {}'.format(name, arg, head[1]))
+                return not_an_array(name, arg, head[1])
         if isinstance(e, AttributeError):
             return None  # not about the input: a bug to see as it is
         if ': input ' in msg:

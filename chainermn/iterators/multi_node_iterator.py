@@ -43,14 +43,12 @@ def _position(iterator):
             'batch_size': iterator.batch_size}
 
 
-class _MultiNodeIteratorMaster:
-    """The rank that reads: steps the actual iterator, broadcasts each batch
-    with its position. Any other attribute is the actual iterator's."""
+class _Wrapping:
+    """An iterator wrapped by a rank-aware one: every attribute the wrapper
+    does not hold itself (in ``__dict__``) is the actual iterator's."""
 
-    def __init__(self, actual_iterator, communicator, rank_master):
-        self.__dict__.update(actual_iterator=actual_iterator, communicator=communicator,
-                             rank_master=rank_master)
-        communicator.bcast_obj(_position(actual_iterator), root=rank_master)
+    def __init__(self, actual_iterator, **own):
+        self.__dict__.update(actual_iterator=actual_iterator, **own)
 
     def __getattr__(self, name):
         return getattr(self.actual_iterator, name)
@@ -60,6 +58,16 @@ class _MultiNodeIteratorMaster:
 
     def __iter__(self):
         return self
+
+
+class _MultiNodeIteratorMaster(_Wrapping):
+    """The rank that reads: steps the actual iterator, broadcasts each batch
+    with its position. Any other attribute is the actual iterator's."""
+
+    def __init__(self, actual_iterator, communicator, rank_master):
+        super().__init__(actual_iterator, communicator=communicator,
+                         rank_master=rank_master)
+        communicator.bcast_obj(_position(actual_iterator), root=rank_master)
 
     def __next__(self):
         it = self.actual_iterator

@@ -1,27 +1,19 @@
 import numpy
 
 from chainer.iterators import ShuffleOrderSampler
+from chainermn.iterators.multi_node_iterator import _Wrapping
 
 
-class _SynchronizedIterator:
+class _SynchronizedIterator(_Wrapping):
     """``actual_iterator`` drawing its orders from a generator seeded alike
     on every rank; every other attribute is the actual iterator's."""
 
     def __init__(self, actual_iterator, communicator):
-        self.__dict__.update(actual_iterator=actual_iterator, communicator=communicator)
+        super().__init__(actual_iterator, communicator=communicator)
         seed = numpy.random.randint(0, 2 ** 31) if communicator.rank == 0 else None
         seed = communicator.bcast_obj(seed, root=0)
         actual_iterator.order_sampler = ShuffleOrderSampler(numpy.random.RandomState(seed))
         actual_iterator.reset()
-
-    def __getattr__(self, name):
-        return getattr(self.actual_iterator, name)
-
-    def __setattr__(self, name, value):
-        setattr(self.actual_iterator, name, value)
-
-    def __iter__(self):
-        return self
 
     def __next__(self):
         return self.actual_iterator.next()

@@ -7,6 +7,7 @@ from chainer import initializers
 from chainer.link import Chain, Link
 from chainer.serializers import hdf5
 from chainer.variable import Parameter
+from serialized_state import bytes_of, trained
 
 
 class Linear(Link):
@@ -111,54 +112,21 @@ def test_none_needs_h5py_with_empty(tmp_path, monkeypatch):
 
 # --- hostile or broken files: a clear error, the target untouched -----------
 
-def _bytes_of(obj):
-    """Every value of ``obj`` as its serializer sees it, to the byte."""
-    import chainer
-    out = {}
-
-    class Spy(chainer.serializer.Serializer):
-        def __init__(self, path=''):
-            self.path = path
-
-        def __getitem__(self, key):
-            return Spy(self.path + key + '/')
-
-        def __call__(self, key, value):
-            out[self.path + key] = (
-                (type(value), value.dtype, value.shape, value.tobytes())
-                if hasattr(value, 'dtype') else (type(value), repr(value)))
-            return value
-
-    obj.serialize(Spy())
-    return out
-
-
-def _trained():
-    import chainer
-    model = chainer.Sequential(chainer.links.Linear(3, 4),
-                               chainer.links.BatchNormalization(4))
-    opt = chainer.optimizers.Adam()
-    opt.setup(model)
-    x = numpy.random.RandomState(0).rand(5, 3).astype(numpy.float32)
-    opt.update(lambda: chainer.functions.sum(model(x) ** 2))
-    return model, opt
-
-
 @needs_h5py
 @pytest.mark.parametrize('key', ['1/avg_mean', '1/N', 't', '0/W/t',
                                  '0/W/m'])
 def test_empty_dataset_is_refused_for_state(key, tmp_path):
-    model, opt = _trained()
+    model, opt = trained()
     obj = opt if key == 't' or key.startswith('0/W/') else model
     fn = str(tmp_path / 'x.h5')
     hdf5.save_hdf5(fn, obj)
     with h5py.File(fn, 'a') as f:
         del f[key]
         f.create_dataset(key, data=h5py.Empty('f'))
-    before = _bytes_of(obj)
+    before = bytes_of(obj)
     with pytest.raises(ValueError, match='{!r}.*None'.format(key)):
         hdf5.load_hdf5(fn, obj)
-    assert _bytes_of(obj) == before
+    assert bytes_of(obj) == before
 
 
 @needs_h5py
@@ -175,7 +143,7 @@ def test_declared_size_is_checked_before_reading(tmp_path):
         f.create_dataset('u', data=h5py.Empty('f'))
     assert os.path.getsize(fn) < 2 ** 20
     dst = Net()
-    before = _bytes_of(dst)
+    before = bytes_of(dst)
     tracemalloc.start()
     try:
         with pytest.raises(ValueError,
@@ -185,7 +153,7 @@ def test_declared_size_is_checked_before_reading(tmp_path):
     finally:
         tracemalloc.stop()
     assert peak < 16 * 2 ** 20
-    assert _bytes_of(dst) == before
+    assert bytes_of(dst) == before
 
 
 @needs_h5py
@@ -213,8 +181,8 @@ def test_links_are_refused(kind, tmp_path):
             f['l1'] = h5py.SoftLink('/elsewhere')
             what = "'l1'.*soft link to '/elsewhere'"
     dst = Net()
-    before = _bytes_of(dst)
+    before = bytes_of(dst)
     with pytest.raises(ValueError, match=what + '.*not followed'):
         hdf5.load_hdf5(fn, dst)
-    assert _bytes_of(dst) == before
+    assert bytes_of(dst) == before
     assert not (dst.l1.W.array == 7).all()

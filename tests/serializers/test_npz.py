@@ -11,6 +11,7 @@ from chainer.link import Chain, Link
 from chainer.serializers.npz import (DictionarySerializer, NpzDeserializer,
                                      load_npz, save_npz)
 from chainer.variable import Parameter
+from serialized_state import bytes_of, trained
 
 FIXTURES = os.path.join(os.path.dirname(__file__), 'fixtures')
 
@@ -335,7 +336,6 @@ def test_npz_deserializer_values():
     assert NpzDeserializer(d, strict=False)('missing', 1) == 1
 
 
-
 class _LogLike:
     """A serialize() that parses what it loads (like LogReport's log)."""
 
@@ -413,41 +413,10 @@ def test_none_read_from_a_file_opened_with_pickles(tmp_path):
 
 # --- hostile or broken files: a clear error, the target untouched -----------
 
-def _bytes_of(obj):
-    """Every value of ``obj`` as its serializer sees it, to the byte."""
-    out = {}
-
-    class Spy(chainer.serializer.Serializer):
-        def __init__(self, path=''):
-            self.path = path
-
-        def __getitem__(self, key):
-            return Spy(self.path + key + '/')
-
-        def __call__(self, key, value):
-            out[self.path + key] = (
-                (type(value), value.dtype, value.shape, value.tobytes())
-                if hasattr(value, 'dtype') else (type(value), repr(value)))
-            return value
-
-    obj.serialize(Spy())
-    return out
-
-
-def _trained():
-    model = chainer.Sequential(chainer.links.Linear(3, 4),
-                               chainer.links.BatchNormalization(4))
-    opt = chainer.optimizers.Adam()
-    opt.setup(model)
-    x = numpy.random.RandomState(0).rand(5, 3).astype(numpy.float32)
-    opt.update(lambda: chainer.functions.sum(model(x) ** 2))
-    return model, opt
-
-
 @pytest.mark.parametrize('key', ['1/avg_mean', '1/N', 't',
                                  '0/W/t', '0/W/m'])
 def test_stored_none_is_refused_for_state(key):
-    model, opt = _trained()
+    model, opt = trained()
     obj = opt if key == 't' or key.startswith('0/W/') else model
     d = DictionarySerializer()
     d.save(obj)
@@ -455,10 +424,10 @@ def test_stored_none_is_refused_for_state(key):
     d.target[key] = numpy.array(None, dtype=object)  # Chainer's None
     bio = io.BytesIO()
     numpy.savez(bio, **d.target)
-    before = _bytes_of(obj)
+    before = bytes_of(obj)
     with pytest.raises(ValueError, match='{!r}.*None'.format(key)):
         load_npz(io.BytesIO(bio.getvalue()), obj)
-    assert _bytes_of(obj) == before
+    assert bytes_of(obj) == before
 
 
 def _npz_with_member(entries, key, raw):
@@ -501,14 +470,14 @@ def test_declared_size_is_checked_before_reading():
     assert len(data) < 4096
     err = []
     for dst in chainer.links.Linear(3, 4), chainer.links.Linear(None, 4):
-        before = _bytes_of(dst)
+        before = bytes_of(dst)
 
         def load():
             with pytest.raises(ValueError, match="'W'") as e:
                 load_npz(io.BytesIO(data), dst)
             err.append(str(e.value))
         assert _peak_memory(load) < 16 * 2 ** 20
-        assert _bytes_of(dst) == before
+        assert bytes_of(dst) == before
     # an initialized target: the expected and the declared shapes
     assert '(4, 3)' in err[0] and '(536870912,)' in err[0]
     # an uninitialized one: more declared than stored
@@ -531,13 +500,13 @@ def test_declared_size_of_a_compressed_bomb_is_checked_first():
     data = bio.getvalue()
     assert len(data) < 2 ** 20
     dst = chainer.links.Linear(3, 4)
-    before = _bytes_of(dst)
+    before = bytes_of(dst)
 
     def load():
         with pytest.raises(ValueError, match=r"'W'.*\(16777216,\).*\(4, 3\)"):
             load_npz(io.BytesIO(data), dst)
     assert _peak_memory(load) < 16 * 2 ** 20
-    assert _bytes_of(dst) == before
+    assert bytes_of(dst) == before
 
 
 def test_declared_dtype_is_checked_before_reading():
@@ -545,7 +514,7 @@ def test_declared_dtype_is_checked_before_reading():
     raw = _npy_header((4, 3), '<c16') + bytes(16 * 12)
     data = _npz_with_member({'W': src.W.array, 'b': src.b.array}, 'W', raw)
     dst = chainer.links.Linear(3, 4)
-    before = _bytes_of(dst)
+    before = bytes_of(dst)
     with pytest.raises(TypeError, match="'W'.*complex128.*float32"):
         load_npz(io.BytesIO(data), dst)
-    assert _bytes_of(dst) == before
+    assert bytes_of(dst) == before

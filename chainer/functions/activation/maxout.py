@@ -3,8 +3,8 @@
 import numpy
 
 from chainer.function_node import FunctionNode
-from chainer.functions._errors import check_float, invalid_type
-from chainer.functions._errors import names_bad_arguments
+from chainer.functions._errors import (check_float, invalid_type,
+                                       names_bad_arguments)
 
 # numpy.exceptions exists from NumPy 1.25; older NumPy has numpy.AxisError.
 _AxisError = getattr(numpy, 'exceptions', numpy).AxisError

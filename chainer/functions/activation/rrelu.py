@@ -3,8 +3,8 @@
 import chainer
 from chainer import backend
 from chainer.function_node import FunctionNode
-from chainer.functions._errors import check_float, invalid_type
-from chainer.functions._errors import names_bad_arguments
+from chainer.functions._errors import (check_float, invalid_type,
+                                       names_bad_arguments)
 
 
 def _slopes(x, lower, upper):

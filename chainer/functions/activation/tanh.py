@@ -3,9 +3,13 @@
 import numpy
 
 from chainer import backend
-from chainer.function_node import _RELEASED, FunctionNode, _graph_free
+from chainer.function_node import FunctionNode, _graph_free
 from chainer.variable import _new_variable
 from chainer.functions._errors import check_float
+
+
+def _tanh_grad(y, gy):
+    return gy * (y.dtype.type(1) - y * y)
 
 
 class Tanh(FunctionNode):
@@ -25,11 +29,11 @@ class Tanh(FunctionNode):
     def backward(self, indexes, grad_outputs):
         gy = grad_outputs[0]
         data = self._retained_out_data
-        if data is not None and data is not _RELEASED and _graph_free():
+        if _graph_free(data):
             # TanhGrad's product, without its node
             y, g = data[0], gy.array
             if y.dtype == g.dtype:
-                return _new_variable(g * (y.dtype.type(1) - y * y)),
+                return _new_variable(_tanh_grad(y, g)),
         y, = self.get_retained_outputs()
         return TanhGrad().apply((y, gy))
 
@@ -41,9 +45,7 @@ class TanhGrad(FunctionNode):
 
     def forward(self, inputs):
         self.retain_inputs((0, 1))
-        y, gy = inputs
-        one = y.dtype.type(1)
-        return gy * (one - y * y),
+        return _tanh_grad(*inputs),
 
     def backward(self, indexes, grad_outputs):
         y, gy = self.get_retained_inputs()

@@ -4,8 +4,8 @@ import numpy
 
 from chainer import backend
 from chainer.function_node import FunctionNode
-from chainer.functions._errors import broadcast_error, invalid_type
-from chainer.functions._errors import names_bad_arguments
+from chainer.functions._errors import (broadcast_error, invalid_type,
+                                       names_bad_arguments)
 
 
 def _broadcast_to_error(func, x_shape, shape):

@@ -1,8 +1,7 @@
 """``F.reshape``."""
 
 from chainer.function_node import FunctionNode
-from chainer.functions._errors import invalid_type
-from chainer.functions._errors import names_bad_arguments
+from chainer.functions._errors import invalid_type, names_bad_arguments
 
 
 def _count_known(shape):

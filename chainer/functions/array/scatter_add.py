@@ -4,10 +4,9 @@ import numpy
 
 from chainer import backend
 from chainer.function_node import FunctionNode
-from chainer.functions._errors import invalid_type
+from chainer.functions._errors import invalid_type, names_bad_arguments
 from chainer.functions.array.get_item import _as_tuple
 from chainer.functions.array.get_item import _normalize_slices, _to_xp
-from chainer.functions._errors import names_bad_arguments
 
 
 class ScatterAdd(FunctionNode):

@@ -3,8 +3,7 @@
 import chainer
 from chainer import backend
 from chainer.function_node import FunctionNode
-from chainer.functions._errors import invalid_type
-from chainer.functions._errors import names_bad_arguments
+from chainer.functions._errors import invalid_type, names_bad_arguments
 
 
 class Separate(FunctionNode):

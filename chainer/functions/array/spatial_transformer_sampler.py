@@ -8,9 +8,8 @@ import numpy
 
 from chainer import backend
 from chainer.function_node import FunctionNode
-from chainer.functions._errors import invalid_type
+from chainer.functions._errors import invalid_type, names_bad_arguments
 from chainer.functions.array.spatial_transformer_grid import _reject_kwargs
-from chainer.functions._errors import names_bad_arguments
 
 
 def _corners(x, grid):

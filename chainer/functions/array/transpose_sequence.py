@@ -4,8 +4,7 @@ batches (and back: the operation is its own transpose)."""
 import chainer
 from chainer import backend
 from chainer.function_node import FunctionNode
-from chainer.functions._errors import invalid_type
-from chainer.functions._errors import names_bad_arguments
+from chainer.functions._errors import invalid_type, names_bad_arguments
 
 
 class TransposeSequence(FunctionNode):

@@ -16,9 +16,8 @@ import numpy
 
 import chainer
 from chainer import backend
-from chainer.functions._errors import invalid_type
+from chainer.functions._errors import invalid_type, names_bad_arguments
 from chainer.utils.conv_nd import as_tuple
-from chainer.functions._errors import names_bad_arguments
 
 _LABEL = 'deformable_convolution_2d_sampler'
 

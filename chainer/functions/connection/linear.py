@@ -2,7 +2,7 @@
 
 import chainer
 from chainer.function_node import FunctionNode
-from chainer.functions._errors import invalid_type
+from chainer.functions._errors import invalid_type, not_an_array
 
 
 def _check(func, x, W, b):
@@ -143,9 +143,7 @@ def linear(x, W, b=None, n_batch_axes=1):
     try:
         shape = x.shape
     except AttributeError:
-        raise TypeError(
-            "linear: argument 'x' must be a Variable or a numpy/cupy array, "
-            'but got {}'.format(type(x).__name__)) from None
+        raise not_an_array('linear', 'x', type(x).__name__) from None
     if len(shape) != n_batch_axes + 1:
         from chainer.functions.array.reshape import reshape
         if len(shape) < n_batch_axes:

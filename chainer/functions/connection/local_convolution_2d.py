@@ -9,9 +9,8 @@ x[n, c, i * sy + ky, j * sx + kx] (+ b[o, i, j])``: the im2col view of
 import chainer
 from chainer import backend
 from chainer.function_node import FunctionNode
-from chainer.functions._errors import invalid_type
+from chainer.functions._errors import invalid_type, names_bad_arguments
 from chainer.utils.conv_nd import as_tuple, conv_outs, im2col_view
-from chainer.functions._errors import names_bad_arguments
 
 
 class LocalConvolution2DFunction(FunctionNode):

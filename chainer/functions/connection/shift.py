@@ -9,9 +9,8 @@ offset. The adjoint of a shift is the shift by the negated dilation.
 
 from chainer import backend
 from chainer.function_node import FunctionNode
-from chainer.functions._errors import invalid_type
+from chainer.functions._errors import invalid_type, names_bad_arguments
 from chainer.utils.conv_nd import as_tuple
-from chainer.functions._errors import names_bad_arguments
 
 
 def _ranges(o, size):

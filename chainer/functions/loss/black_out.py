@@ -4,10 +4,10 @@ A composition of differentiable functions, so it supports double
 backprop.
 """
 
-from chainer.functions._errors import check_float, invalid_type
+from chainer.functions._errors import (check_float, invalid_type,
+                                       names_bad_arguments)
 from chainer.functions.loss._util import (as_array, check_int_labels,
                                           check_label_range, concat0)
-from chainer.functions._errors import names_bad_arguments
 
 
 @names_bad_arguments

@@ -10,11 +10,11 @@ functions, so they support double backprop.
 import numpy
 
 from chainer import backend
-from chainer.functions._errors import invalid_type
+from chainer.functions._errors import (check_float, invalid_type,
+                                       names_bad_arguments)
 from chainer.functions.loss._util import (as_array, check_int_labels,
                                           check_label_range, check_reduce,
                                           concat0)
-from chainer.functions._errors import names_bad_arguments
 
 
 def _check_xs(func, cost, xs):
@@ -27,9 +27,7 @@ def _check_xs(func, cost, xs):
     prev = None
     for i, x in enumerate(xs):
         a = as_array(x)
-        if a.dtype.kind != 'f':
-            raise invalid_type(func, 'xs[{}].dtype.kind == f'.format(i),
-                               '{} != f'.format(a.dtype.kind))
+        check_float(func, a, 'xs[{}]'.format(i))
         shape = a.shape
         if len(shape) != 2 or shape[1] != ca.shape[0] or \
                 (prev is not None and shape[0] > prev):

@@ -13,11 +13,11 @@ import numpy
 
 from chainer import backend
 from chainer.function_node import FunctionNode
-from chainer.functions._errors import invalid_type, check_floats
+from chainer.functions._errors import (check_floats, invalid_type,
+                                       names_bad_arguments)
 from chainer.functions.loss._util import (as_array, check_int_labels,
                                           check_label_range, check_reduce,
                                           log_softmax_array)
-from chainer.functions._errors import names_bad_arguments
 
 _LOG_ZERO = -1e10  # Chainer reports an infeasible alignment as loss 1e10
 

@@ -9,10 +9,10 @@ differentiable functions (double backprop works).
 
 from chainer import backend
 from chainer.function_node import FunctionNode
-from chainer.functions._errors import check_float, invalid_type
+from chainer.functions._errors import (check_float, invalid_type,
+                                       names_bad_arguments)
 from chainer.functions.loss._util import (as_array, check_int_labels,
                                           relu)
-from chainer.functions._errors import names_bad_arguments
 
 
 class _SafeSqrt(FunctionNode):

@@ -2,11 +2,11 @@
 
 from chainer import backend
 from chainer.function_node import FunctionNode
-from chainer.functions._errors import check_float, invalid_type, check_floats
+from chainer.functions._errors import (check_float, check_floats,
+                                       invalid_type, names_bad_arguments)
 from chainer.functions.loss._util import (check_int_labels,
                                           check_label_range, expand_gy,
                                           sigmoid, stable_softplus)
-from chainer.functions._errors import names_bad_arguments
 
 
 class NegativeSamplingFunction(FunctionNode):

@@ -1,16 +1,14 @@
 """``F.average`` (also ``F.mean``)."""
 
-import numpy
-
 from chainer import utils
 from chainer.function_node import FunctionNode
-from chainer.functions._errors import check_float, invalid_type
+from chainer.functions._errors import (check_float, check_floats,
+                                       invalid_type, names_bad_arguments)
 from chainer.functions.array.broadcast import broadcast_to
 from chainer.functions.array.reshape import reshape
 from chainer.functions.math.sum import _normalize_axis, _np_mean
 from chainer.functions.math.sum import sum as _sum
 from chainer.variable import Variable
-from chainer.functions._errors import names_bad_arguments
 
 
 class Mean(FunctionNode):
@@ -75,11 +73,7 @@ def average(x, axis=None, weights=None, keepdims=False):
                            len(shape))
     if weights is None:
         return Mean(axis, keepdims).apply((x,))[0]
-    for name, a in (('x', x), ('weights', weights)):
-        kind = getattr(a, 'dtype', numpy.dtype('f')).kind
-        if kind != 'f':
-            raise invalid_type('average', '{}.dtype.kind == f'.format(name),
-                               '{} != f'.format(kind))
+    check_floats('average', (x, weights), ('x', 'weights'))
     if axes is not None and len(axes) > 1:
         raise ValueError('tuple axis is not supported when weights is given '
                          '(average)')

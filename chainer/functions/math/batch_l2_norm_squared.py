@@ -1,8 +1,8 @@
 """``F.batch_l2_norm_squared``: squared L2 norm of each sample."""
 
 from chainer.function_node import FunctionNode
-from chainer.functions._errors import check_float, invalid_type
-from chainer.functions._errors import names_bad_arguments
+from chainer.functions._errors import (check_float, invalid_type,
+                                       names_bad_arguments)
 
 
 class BatchL2NormSquared(FunctionNode):

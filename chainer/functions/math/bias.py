@@ -1,7 +1,7 @@
 """``F.bias``: adds ``y`` to ``x`` broadcast from a given axis."""
 
-from chainer.functions._errors import invalid_type
-from chainer.functions._errors import names_bad_arguments
+from chainer.functions._errors import (check_floats, invalid_type,
+                                       names_bad_arguments)
 
 
 def _expand_from_axis(func, x, y, axis):
@@ -10,10 +10,7 @@ def _expand_from_axis(func, x, y, axis):
     from chainer.functions.array.broadcast import broadcast_to
     from chainer.functions.array.reshape import reshape
     x_shape, y_shape = x.shape, y.shape
-    for name, a in (('x', x), ('y', y)):
-        if a.dtype.kind != 'f':
-            raise invalid_type(func, '{}.dtype.kind == f'.format(name),
-                               '{} != f'.format(a.dtype.kind))
+    check_floats(func, (x, y), ('x', 'y'))
     if axis < 0:
         axis += len(x_shape)
     end = axis + len(y_shape)

@@ -2,9 +2,8 @@
 
 from chainer import backend
 from chainer.function_node import FunctionNode
-from chainer.functions._errors import invalid_type
+from chainer.functions._errors import invalid_type, names_bad_arguments
 from chainer.functions.math.inv import _check_square, _linalg_dtype
-from chainer.functions._errors import names_bad_arguments
 
 
 class BatchDet(FunctionNode):

@@ -6,8 +6,8 @@ import numpy
 
 from chainer import backend
 from chainer.function_node import FunctionNode
-from chainer.functions._errors import invalid_type, check_floats
-from chainer.functions._errors import names_bad_arguments
+from chainer.functions._errors import (check_floats, invalid_type,
+                                       names_bad_arguments)
 
 _LETTERS = string.ascii_letters
 

@@ -2,8 +2,8 @@
 
 from chainer import backend
 from chainer.function_node import FunctionNode
-from chainer.functions._errors import check_float, check_same_dtype
-from chainer.functions._errors import names_bad_arguments
+from chainer.functions._errors import (check_float, check_same_dtype,
+                                       names_bad_arguments)
 
 
 class Fmod(FunctionNode):

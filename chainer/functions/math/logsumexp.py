@@ -4,9 +4,8 @@ import numpy
 
 from chainer import backend
 from chainer.function_node import FunctionNode
-from chainer.functions._errors import check_float
+from chainer.functions._errors import check_float, names_bad_arguments
 from chainer.functions.math.sum import _normalize_axis, sum as _sum
-from chainer.functions._errors import names_bad_arguments
 
 
 class LogSumExp(FunctionNode):

@@ -4,11 +4,11 @@ transposes) and ``F.batch_matmul``."""
 import warnings
 
 from chainer import backend
-from chainer.function_node import _RELEASED, FunctionNode, _graph_free
+from chainer.function_node import FunctionNode, _graph_free
 from chainer.functions.array.reshape import reshape
 from chainer.variable import _new_variable
-from chainer.functions._errors import check_float, invalid_type
-from chainer.functions._errors import names_bad_arguments
+from chainer.functions._errors import (check_float, invalid_type,
+                                       names_bad_arguments)
 
 
 def _t(a, trans):
@@ -82,15 +82,14 @@ class MatMul(FunctionNode):
     def backward(self, indexes, grad_outputs):
         gy, = grad_outputs
         data = self._retained_in_data
-        if data is not None and data is not _RELEASED and not self.transc \
-                and _graph_free():
+        if not self.transc and _graph_free(data):
             a, b = data
-            if a.ndim == 2 and b.ndim == 2:
+            g = gy.array
+            if a.ndim == 2 and b.ndim == 2 and a.dtype == b.dtype == g.dtype:
                 # No graph to record (no double backprop): the products the
                 # matmul nodes below would compute, in the same operand
                 # order and layout (so the same bits), without the nodes.
-                return _grads_2d(a, b, gy.array, self.transa, self.transb,
-                                 indexes)
+                return _grads_2d(a, b, g, self.transa, self.transb, indexes)
         a, b = self.get_retained_inputs()
         if self.transc and gy.ndim >= 2:
             from chainer.functions.array.transpose import transpose
@@ -141,17 +140,7 @@ class MatMul(FunctionNode):
 
 
 def _grads_2d(a, b, gy, ta, tb, indexes):
-    if not (a.dtype == b.dtype == gy.dtype):
-        # mixed dtypes take the nodes' promotion rules
-        a, b, gy = (_new_variable(v, False) for v in (a, b, gy))
-        ret = []
-        if 0 in indexes:
-            ret.append(matmul(b, gy, transa=tb, transb=True) if ta else
-                       matmul(gy, b, transb=not tb))
-        if 1 in indexes:
-            ret.append(matmul(gy, a, transa=True, transb=ta) if tb else
-                       matmul(a, gy, transa=not ta))
-        return tuple(ret)
+    """The gradients of a 2-D product of one dtype, as arrays."""
     ret = []
     if 0 in indexes:
         ga = (b.T if tb else b) @ gy.T if ta else gy @ (b if tb else b.T)

@@ -2,9 +2,9 @@
 
 from chainer import utils
 from chainer.function_node import FunctionNode
-from chainer.functions._errors import check_float, invalid_type
+from chainer.functions._errors import (check_float, invalid_type,
+                                       names_bad_arguments)
 from chainer.functions.math.erf import _special_module
-from chainer.functions._errors import names_bad_arguments
 
 
 class PolyGamma(FunctionNode):

@@ -4,9 +4,9 @@ import numpy
 
 from chainer import backend
 from chainer.function_node import FunctionNode
-from chainer.functions._errors import invalid_type, check_floats
+from chainer.functions._errors import (check_floats, invalid_type,
+                                       names_bad_arguments)
 from chainer.utils import sparse
-from chainer.functions._errors import names_bad_arguments
 
 
 def _swap(x):

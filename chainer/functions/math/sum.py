@@ -4,8 +4,8 @@ import numpy
 
 from chainer import utils
 from chainer.function_node import FunctionNode
-from chainer.functions._errors import check_float, invalid_type
-from chainer.functions._errors import names_bad_arguments
+from chainer.functions._errors import (check_float, invalid_type,
+                                       names_bad_arguments)
 
 # NumPy 1.x summed long reductions in buffers of 8192 elements (pairwise
 # within each, the partial sums added in turn); NumPy 2 sums them pairwise

@@ -3,8 +3,7 @@
 
 from chainer import backend
 from chainer.function_node import FunctionNode
-from chainer.functions._errors import check_float
-from chainer.functions._errors import names_bad_arguments
+from chainer.functions._errors import check_float, names_bad_arguments
 
 
 class Sin(FunctionNode):

@@ -4,7 +4,7 @@ categorical distribution."""
 import chainer
 from chainer import backend
 from chainer.functions.activation.softmax import softmax
-from chainer.functions._errors import invalid_type, names_bad_arguments
+from chainer.functions._errors import (check_float, names_bad_arguments)
 
 
 @names_bad_arguments
@@ -33,9 +33,7 @@ def gumbel_softmax(log_pi, tau=0.1, axis=1):
     (1, 2)
     """
     xp = backend.get_array_module(log_pi)
-    if log_pi.dtype.kind != 'f':
-        raise invalid_type('gumbel_softmax', 'log_pi.dtype.kind == f',
-                           '{} != f'.format(log_pi.dtype.kind))
+    check_float('gumbel_softmax', log_pi, 'log_pi')
     if log_pi.ndim < 1:
         # One category: the sample is 1 (as Chainer returns it).
         return chainer.Variable(xp.ones((), log_pi.dtype))

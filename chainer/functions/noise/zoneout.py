@@ -1,13 +1,11 @@
 """``F.zoneout``: keeps the previous state at random (Krueger et al.,
 2016), the recurrent twin of dropout."""
 
-import numpy
-
 import chainer
 from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions.noise.dropout import _parse_kwargs
-from chainer.functions._errors import invalid_type, names_bad_arguments
+from chainer.functions._errors import (check_floats, names_bad_arguments)
 
 
 class Zoneout(FunctionNode):
@@ -66,10 +64,6 @@ def zoneout(h, x, ratio=.5, **kwargs):
         if not 0 <= ratio <= 1:
             raise ValueError('zoneout: ratio must be in [0, 1], got '
                              '{}'.format(ratio))
-        for name, a in (('h', h), ('x', x)):
-            kind = getattr(a, 'dtype', numpy.dtype('f')).kind
-            if kind != 'f':
-                raise invalid_type('zoneout', '{}.dtype.kind == f'.format(
-                    name), '{} != f'.format(kind))
+        check_floats('zoneout', (h, x), ('h', 'x'))
         return Zoneout(ratio).apply((h, x))[0]
     return chainer.as_variable(x)

@@ -12,9 +12,9 @@ import numpy
 
 from chainer import backend
 from chainer.function_node import FunctionNode
-from chainer.functions._errors import check_float, invalid_type, check_floats
+from chainer.functions._errors import (check_float, check_floats,
+                                       invalid_type, names_bad_arguments)
 from chainer.functions.normalization.batch_normalization import _kwargs
-from chainer.functions._errors import names_bad_arguments
 
 
 def _check(func, x, groups):

@@ -4,8 +4,7 @@ import numpy
 
 from chainer import backend
 from chainer.function_node import FunctionNode
-from chainer.functions._errors import check_float
-from chainer.functions._errors import names_bad_arguments
+from chainer.functions._errors import check_float, names_bad_arguments
 
 # numpy.exceptions exists from NumPy 1.25; older NumPy has numpy.AxisError.
 _AxisError = getattr(numpy, 'exceptions', numpy).AxisError

@@ -3,8 +3,7 @@ concatenated into one fixed-length vector per image."""
 
 import math
 
-from chainer.functions._errors import invalid_type
-from chainer.functions._errors import names_bad_arguments
+from chainer.functions._errors import invalid_type, names_bad_arguments
 
 
 @names_bad_arguments

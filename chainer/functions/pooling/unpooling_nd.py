@@ -2,12 +2,11 @@
 and 3-D forms."""
 
 from chainer.function_node import FunctionNode
-from chainer.functions._errors import invalid_type
+from chainer.functions._errors import invalid_type, names_bad_arguments
 from chainer.functions.pooling import _pooling
 from chainer.functions.pooling.max_pooling_nd import _check_ndim
 from chainer.functions.pooling.max_pooling_nd import _PoolGeometry
 from chainer.utils.conv import get_conv_outsize
-from chainer.functions._errors import names_bad_arguments
 
 
 class UnpoolingND(_PoolGeometry, FunctionNode):

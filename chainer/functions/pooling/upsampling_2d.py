@@ -1,12 +1,10 @@
 """Upsampling with the indices of a max pooling: ``F.upsampling_2d``."""
 
-
 from chainer.function_node import FunctionNode
-from chainer.functions._errors import invalid_type
+from chainer.functions._errors import invalid_type, names_bad_arguments
 from chainer.functions.pooling import _pooling
 from chainer.functions.pooling.max_pooling_nd import _Names2D
 from chainer.functions.pooling.max_pooling_nd import _PoolGeometry
-from chainer.functions._errors import names_bad_arguments
 
 
 def _check_indexes(indexes, ksize):
