@@ -7,6 +7,7 @@ The MPI cases are skipped, not failed, where mpi4py or mpiexec is missing.
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -39,9 +40,38 @@ def _run_mpi(n, args, timeout, cwd=None):
         [mpiexec, '--version'], capture_output=True).stdout else []
     env = dict(os.environ, OMP_NUM_THREADS='1', OPENBLAS_NUM_THREADS='1',
                PYTHONPATH=os.pathsep.join([os.path.dirname(os.path.dirname(HERE))] + sys.path))
-    return subprocess.run([mpiexec, '-n', str(n)] + flags + [sys.executable] + args,
-                          capture_output=True, text=True, timeout=timeout, env=env,
-                          start_new_session=True, cwd=cwd)
+    # mpiexec and its ranks get a process group of their own, and the whole
+    # group is killed on a timeout or when this process is interrupted: a
+    # plain subprocess.run would only kill mpiexec and could leave ranks
+    # spinning in MPI's busy wait. PR_SET_PDEATHSIG ends mpiexec (and with it
+    # its proxies) should this pytest itself be killed.
+    proc = subprocess.Popen(
+        [mpiexec, '-n', str(n)] + flags + [sys.executable] + args,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+        cwd=cwd, start_new_session=True, preexec_fn=_die_with_parent)
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except BaseException:
+        _kill_group(proc)
+        raise
+    return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
+
+
+def _die_with_parent():
+    try:
+        import ctypes
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
+def _kill_group(proc):
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    proc.communicate()
 
 
 def test_version_without_mpi4py():
