@@ -133,7 +133,12 @@ def _serialize_random(saved, serializer, order_sampler):
     if random is None:
         return None
     from chainer import serializer as serializer_module
-    child = serializer['order_sampler']
+    try:
+        child = serializer['order_sampler']
+    except NotImplementedError:
+        # a serializer of flat keys only (Chainer's iterators never asked
+        # for a child): the generator is neither saved nor restored
+        return saved
     if not isinstance(serializer, serializer_module.Deserializer):
         if saved is None:
             saved = random.get_state()
