@@ -285,6 +285,7 @@ def export(model, args, filename=None, export_params=True, graph_name='Graph',
     with chainer.using_config('train', train), \
             chainer.using_config('in_recomputing', True), \
             chainer.using_config('enable_backprop', True), \
+            functions.rnn.native_rnns([x for _, x in inputs]), \
             RetainInputHook() as hook:
         outputs = model(*call_args, **call_kwargs)
     out_vars, out_keys = _flatten_outputs(outputs)

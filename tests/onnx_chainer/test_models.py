@@ -182,12 +182,18 @@ class NStep(chainer.Chain):
         return (hy,) + tuple(ys)
 
 
-@pytest.mark.parametrize('link', [
-    lambda: L.NStepLSTM(2, 4, 5, 0.0),
-    lambda: L.NStepBiLSTM(1, 4, 3, 0.0),
-    lambda: L.NStepGRU(2, 4, 5, 0.0),
+@pytest.mark.parametrize('link,op_type', [
+    (lambda: L.NStepLSTM(2, 4, 5, 0.0), 'LSTM'),
+    (lambda: L.NStepBiLSTM(2, 4, 3, 0.0), 'LSTM'),
+    (lambda: L.NStepGRU(2, 4, 5, 0.0), 'GRU'),
+    (lambda: L.NStepBiGRU(1, 4, 5, 0.0), 'GRU'),
+    (lambda: L.NStepRNNTanh(1, 4, 5, 0.0), 'RNN'),
 ])
-def test_n_step_rnn(link):
-    # Exported unrolled, from the functions the link applies.
-    xs = (rand(4, 4), rand(3, 4), rand(1, 4))
-    check(NStep(link()), xs, opsets=(7, 13, LATEST), rtol=1e-5, atol=1e-5)
+def test_n_step_rnn(link, op_type):
+    # Sequences in any order, of different lengths: one ONNX node a layer.
+    xs = (rand(3, 4), rand(4, 4), rand(1, 4))
+    model = NStep(link())
+    onnx_model = check(model, xs, opsets=(7, 14, LATEST), rtol=1e-5,
+                       atol=1e-5)
+    ops = [n.op_type for n in onnx_model.graph.node]
+    assert ops.count(op_type) == model.rnn.n_layers
