@@ -1,0 +1,2 @@
+"""Chainer's import path of Caffe's messages: ``from
+chainer.links.caffe.protobuf3 import caffe_pb2``."""
