@@ -79,3 +79,22 @@ def embed_id(p, g):
     y = g.emit('Gather', [w, x], axis=0)
     hit = g.unsqueeze(hit, [len(p.in_shapes[0])])
     g.out('Where', [hit, g.scalar(0, p.in_dtypes[1]), y])
+
+
+@converts('BilinearFunction', inputs=('e1', 'e2', 'W', 'V1', 'V2', 'b'))
+def bilinear(p, g):
+    """``outer(e1, e2) (B, J*K) @ W (J*K, L)`` (+ ``e1 V1 + e2 V2 + b``),
+    in Chainer's order."""
+    e1, e2, w = p.input_names[:3]
+    j, k, l_ = p.in_shapes[2]
+    e1 = g.reshape(e1, (-1, j))
+    e2 = g.reshape(e2, (-1, k))
+    outer = g.emit('Mul', [g.unsqueeze(e1, [2]), g.unsqueeze(e2, [1])])
+    matrices = [g.reshape(outer, (-1, j * k)), g.reshape(w, (j * k, l_))]
+    if len(p.input_names) == 3:
+        return g.out('MatMul', matrices)
+    y = g.emit('MatMul', matrices)
+    v1, v2, b = p.input_names[3:]
+    y = g.emit('Add', [y, g.emit('MatMul', [e1, v1])])
+    y = g.emit('Add', [y, g.emit('MatMul', [e2, v2])])
+    g.out('Add', [y, b])

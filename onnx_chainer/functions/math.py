@@ -251,3 +251,81 @@ def cumsum(p, g):
         x, axis = g.reshape(x, (-1,)), 0
     axis %= max(len(p.in_shapes[0]), 1)
     g.out('CumSum', [x, g.scalar(axis, numpy.int64)])  # a 0-d axis
+
+
+@converts('Arctan2', since=9, inputs=('x1', 'x2'))
+def arctan2(p, g):
+    """``atan(y / x)``, moved by pi to the left half-plane; on ``x = 0``
+    the sign of ``y`` alone (signed zeros are not told apart: ``(0, -0)``
+    gives 0, NumPy pi)."""
+    y, x = p.input_names
+    dtype = numpy.result_type(*p.in_dtypes)
+    y, x = [g.cast(v, dtype) if d != dtype else v
+            for v, d in zip((y, x), p.in_dtypes)]
+    zero = g.scalar(0, dtype)
+    pi = math.pi
+
+    def is_zero(v):
+        if g.opset >= 11:
+            return g.emit('Equal', [v, zero])
+        # (Equal takes floats from opset 11)
+        return g.emit('Not', [g.emit('Or', [g.emit('Less', [v, zero]),
+                                            g.emit('Greater', [v, zero])])])
+
+    a = g.emit('Atan', [g.emit('Div', [y, x])])
+    y_neg = g.emit('Less', [y, zero])
+    shift = g.emit('Where', [y_neg, g.scalar(-pi, dtype), g.scalar(pi, dtype)])
+    left = g.emit('Add', [a, shift])
+    a = g.emit('Where', [g.emit('Less', [x, zero]), left, a])
+    on_axis = g.emit('Where', [y_neg, g.scalar(-pi / 2, dtype),
+                               g.scalar(pi / 2, dtype)])
+    on_axis = g.emit('Where', [is_zero(y), zero, on_axis])
+    g.out('Where', [is_zero(x), on_axis, a])
+
+
+@converts('Cumprod')
+def cumprod(p, g):
+    """No ONNX op takes running products (exp of a CumSum of logs loses
+    digits and zeros): the steps are multiplied one after another along
+    the axis, as NumPy does, so the results are the same."""
+    x, axis = p.x, p.func.axis
+    shape = p.in_shapes[0]
+    if axis is None:
+        x, axis, shape = g.reshape(x, (-1,)), 0, (int(numpy.prod(shape)),)
+    axis %= max(len(shape), 1)
+    n = shape[axis] if shape else 1
+    if n <= 1:
+        return g.out('Identity', [x])
+    parts = list(g.split(x, [1] * n, axis))
+    for i in range(1, n):
+        parts[i] = g.emit('Mul', [parts[i - 1], parts[i]])
+    g.out('Concat', parts, axis=axis)
+
+
+@converts('TensorDot', inputs=('a', 'b'))
+def tensordot(p, g):
+    """A MatMul of ``a`` (free axes first) and ``b`` (summed axes first),
+    each flattened to a matrix."""
+    f = p.func
+    a, b = p.input_names
+    a_shape, b_shape = p.in_shapes
+    a_axes, b_axes = list(f._a_axes), list(f._b_axes)
+    a_free = [i for i in range(len(a_shape)) if i not in a_axes]
+    b_free = [i for i in range(len(b_shape)) if i not in b_axes]
+    k = int(numpy.prod([a_shape[i] for i in a_axes]))
+    if a_free + a_axes != sorted(a_free + a_axes):
+        a = g.transpose(a, a_free + a_axes)
+    if b_axes + b_free != sorted(b_axes + b_free):
+        b = g.transpose(b, b_axes + b_free)
+    a = g.reshape(a, (-1, k))
+    b = g.reshape(b, (k, -1))
+    out = tuple(a_shape[i] for i in a_free) + tuple(b_shape[i]
+                                                    for i in b_free)
+    g.reshape(g.emit('MatMul', [a, b]), out, out=True)
+
+
+@converts('EinSum', since=12)
+def einsum(p, g):
+    f = p.func
+    g.out('Einsum', p.input_names,
+          equation='{}->{}'.format(f.in_subs, f.out_sub))

@@ -5,7 +5,10 @@ mode, group and layer normalization before their ops), the normalization is
 written out: ``(x - mean) / sqrt(var + eps) * gamma + beta``.
 """
 
-from onnx_chainer.functions._base import converts
+import numpy
+
+from onnx_chainer import onnx_helper
+from onnx_chainer.functions._base import converts, unsupported
 
 
 def _axes(p):
@@ -104,3 +107,39 @@ def normalize_l2(p, g):
     norm = g.emit('Sqrt', [g.reduce('ReduceSum', g.emit('Mul', [x, x]),
                                     axes, True)])
     g.out('Div', [x, g.emit('Add', [norm, g.scalar(p.func.eps, p.dtype)])])
+
+
+@converts('BatchRenormalizationFunction', inputs=('x', 'gamma', 'beta'))
+def batch_renormalization(p, g):
+    """The batch statistics corrected by ``r`` and ``d`` from the running
+    ones (constants of the graph)."""
+    f = p.func
+    if f.update_statistics:
+        raise unsupported(
+            p, 'the call updated the running statistics in place '
+            '(update_statistics=True, as in training mode), so the values '
+            'it corrected with are gone; export in test mode (train=False), '
+            'where BatchRenormalization normalizes with fixed statistics')
+    axes = tuple(sorted(f._axes))
+    x_shape = p.in_shapes[0]
+    keep = tuple(1 if i in axes else d for i, d in enumerate(x_shape))
+    dtype = numpy.result_type(p.dtype, numpy.float32)  # as Chainer computes
+    running_std = numpy.sqrt(
+        numpy.asarray(onnx_helper.to_numpy(f.running_var), dtype).reshape(
+            keep) + dtype.type(f.eps))
+    running_mean = numpy.asarray(onnx_helper.to_numpy(f.running_mean),
+                                 dtype).reshape(keep)
+    x = p.x if dtype == p.dtype else g.cast(p.x, dtype)
+    mean = g.reduce('ReduceMean', x, axes, True)
+    d = g.emit('Sub', [x, mean])
+    var = g.reduce('ReduceMean', g.emit('Mul', [d, d]), axes, True)
+    std = g.emit('Sqrt', [g.emit('Add', [var, g.scalar(f.eps, dtype)])])
+    r = g.clip(g.emit('Div', [std, g.const(running_std)]), 1 / f.rmax,
+               f.rmax, dtype)
+    shift = g.clip(g.emit('Div', [g.emit('Sub', [mean, g.const(running_mean)]),
+                                  g.const(running_std)]),
+                   -f.dmax, f.dmax, dtype)
+    y = g.emit('Add', [g.emit('Mul', [g.emit('Div', [d, std]), r]), shift])
+    if dtype != p.dtype:
+        y = g.cast(y, p.dtype)
+    _scale_shift(g, p, y, axes)

@@ -4,6 +4,7 @@ import warnings
 
 import numpy
 
+from onnx_chainer import onnx_helper
 from onnx_chainer.functions._base import converts, unsupported
 from onnx_chainer.functions.connection import (transposed_window_pads,
                                                window_pads)
@@ -60,3 +61,71 @@ def roi_pooling_2d(p, g):
     f = p.func
     g.out('MaxRoiPool', p.input_names, pooled_shape=list(f.outsize),
           spatial_scale=float(f.spatial_scale))
+
+
+@converts('ROIAverageAlign2D', 'ROIMaxAlign2D', since=10,
+          inputs=('x', 'rois', 'roi_indices'))
+def roi_align_2d(p, g):
+    f = p.func
+    mode = 'max' if p.key == 'ROIMaxAlign2D' else 'avg'
+    if mode == 'max':
+        # onnxruntime's 'max' takes the largest of the weighted corners of
+        # each sample, not of the bilinear samples themselves.
+        raise unsupported(p, "RoiAlign's mode 'max' is not the maximum of "
+                          'the bilinear samples that roi_max_align_2d '
+                          'takes')
+    ratio = f.sampling_ratio or (0, 0)
+    if ratio[0] != ratio[1]:
+        raise unsupported(p, 'RoiAlign has one sampling_ratio for both '
+                          'axes, not {}'.format(ratio))
+    x, rois, indices = p.input_names
+    # Chainer's RoIs are (y_min, x_min, y_max, x_max), ONNX's (x1, y1, x2,
+    # y2); Chainer samples without the half-pixel shift.
+    rois = g.emit('Gather', [rois, g.ints([1, 0, 3, 2])], axis=1)
+    attrs = {}
+    if g.opset >= 16:
+        attrs['coordinate_transformation_mode'] = 'output_half_pixel'
+    g.out('RoiAlign', [x, rois, g.cast(indices, numpy.int64)], mode=mode,
+          output_height=f.outsize[0], output_width=f.outsize[1],
+          sampling_ratio=int(ratio[0]),
+          spatial_scale=float(f.spatial_scale), **attrs)
+
+
+@converts('Upsampling2D', since=9)
+def upsampling_2d(p, g):
+    """Each input element goes to the output position its window index
+    says: a MaxUnpool when no two share one and none falls in the padding,
+    a summing ScatterElements (opset 16) otherwise."""
+    f = p.func
+    n, c, h, w = p.in_shapes[0]
+    oh, ow = f.outsize
+    kh, kw = f.ksize
+    k = numpy.asarray(onnx_helper.to_numpy(f.indexes), numpy.int64)
+    oy = numpy.arange(h)[:, None] * f.stride[0] - f.pad[0] + k // kw
+    ox = numpy.arange(w)[None, :] * f.stride[1] - f.pad[1] + k % kw
+    inside = (0 <= oy) & (oy < oh) & (0 <= ox) & (ox < ow)
+    plane = (numpy.arange(n)[:, None] * c + numpy.arange(c)[None, :])
+    flat = (plane[:, :, None, None] * oh + oy) * ow + ox
+    out_shape = (n, c, oh, ow)
+    # onnxruntime checks output_shape against the size the kernel, strides
+    # and pads give; pads at the ends (less than the kernel) bring it down.
+    ends = [max(0, (d - 1) * s + k_ - o) for d, s, k_, o in
+            zip((h, w), f.stride, f.ksize, (oh, ow))]
+    if inside.all() and len(numpy.unique(flat)) == flat.size and \
+            all(e < k_ for e, k_ in zip(ends, f.ksize)):
+        return g.out('MaxUnpool', [p.x, g.const(flat), g.ints(out_shape)],
+                     kernel_shape=[kh, kw], strides=list(f.stride),
+                     pads=[0, 0] + ends)
+    if g.opset < 16:
+        raise unsupported(p, 'MaxUnpool cannot place these indexes (windows '
+                          'that overlap or reach into the padding, whose '
+                          "elements add up): that needs ScatterElements' "
+                          'reduction (opset 16)')
+    keep = numpy.flatnonzero(inside.ravel())
+    x = g.reshape(p.x, (-1,))
+    if len(keep) < inside.size:
+        x = g.emit('Gather', [x, g.const(keep)], axis=0)
+    zeros = g.const(numpy.zeros(n * c * oh * ow, p.dtype))
+    y = g.emit('ScatterElements', [zeros, g.const(flat.ravel()[keep]), x],
+               axis=0, reduction='add')
+    g.reshape(y, out_shape, out=True)

@@ -3,7 +3,7 @@ import pytest
 
 import chainer.functions as F
 import chainer.links as L
-from onnx_harness import Fn, check, rand
+from onnx_harness import LATEST, Fn, check, rand
 
 CASES = {
     'conv2d': (lambda: L.Convolution2D(3, 4, 3, pad=1), (2, 3, 5, 6)),
@@ -74,3 +74,11 @@ def test_embed_id_ignore_label():
     model = Fn(lambda m, x: m.embed(x),
                embed=L.EmbedID(5, 3, ignore_label=-1))
     check(model, numpy.array([0, -1, 4, -1], numpy.int32), since=9)
+
+
+@pytest.mark.parametrize('nobias', [False, True])
+def test_bilinear(nobias):
+    link = L.Bilinear(3, 4, 5, nobias=nobias)
+    # e1 with more axes is flattened to (B, J), as Chainer does.
+    model = Fn(lambda self, e1, e2: self.l(e1, e2), l=link)
+    check(model, (rand(2, 3), rand(2, 2, 2)), opsets=(7, 13, LATEST))

@@ -3,7 +3,7 @@ import pytest
 
 import chainer
 import chainer.functions as F
-from onnx_harness import Fn, check, rand
+from onnx_harness import LATEST, Fn, check, rand
 
 pytestmark = pytest.mark.filterwarnings('ignore:batch_matmul is deprecated')
 
@@ -145,3 +145,45 @@ def test_reductions_opset_forms():
                  if n.op_type.startswith('Reduce')}
         assert forms == {'ReduceSum': 1 + (opset >= 13),
                          'ReduceMax': 1 + (opset >= 18)}
+
+
+def test_arctan2():
+    y, x = rand(4, 5), rand(4, 5)
+    # The axes and the origin (unsigned zeros), each quadrant.
+    y[0, :3], x[0, :3] = [1., -1., 0.], 0.
+    y[1, :2], x[1, :2] = 0., [2., -2.]
+    check(Fn(F.arctan2), (y, x), opsets=(9, LATEST), since=9)
+    check(Fn(F.arctan2), (rand(3, 1), rand(4)), opsets=(LATEST,), since=9)
+
+
+@pytest.mark.parametrize('shape,axis', [
+    ((3, 4), 1), ((2, 5, 3), -2), ((2, 3), None), ((4,), 0), ((1, 3), 0)])
+def test_cumprod(shape, axis):
+    x = rand(*shape)
+    x.ravel()[1] = 0.  # a zero and negatives (which logs could not take)
+    check(Fn(lambda x: F.cumprod(x, axis)), x, opsets=(7, 11, 13, LATEST),
+          rtol=0, atol=0)  # the same products in the same order
+
+
+@pytest.mark.parametrize('a,b,axes', [
+    ((3, 4, 5), (4, 5, 2), 2),
+    ((3, 4, 5), (5, 3), ([0, 2], [1, 0])),
+    ((2, 3), (3, 4), 1),
+    ((2, 3), (4,), 0),
+])
+def test_tensordot(a, b, axes):
+    check(Fn(lambda a, b: F.tensordot(a, b, axes)), (rand(*a), rand(*b)),
+          opsets=(7, 13, LATEST))
+
+
+@pytest.mark.parametrize('subscripts,shapes', [
+    ('ij,jk->ik', ((2, 3), (3, 4))),
+    ('bij,bjk->bik', ((2, 2, 3), (2, 3, 4))),
+    ('ij->ji', ((2, 3),)),
+    ('ii->i', ((3, 3),)),
+    ('ij,j', ((2, 3), (3,))),
+    ('i,j,k->ijk', ((2,), (3,), (2,))),
+])
+def test_einsum(subscripts, shapes):
+    check(Fn(lambda *xs: F.einsum(subscripts, *xs)),
+          tuple(rand(*s) for s in shapes), opsets=(12, LATEST), since=12)

@@ -3,7 +3,7 @@ import pytest
 
 import chainer.functions as F
 import chainer.links as L
-from onnx_harness import Fn, check, rand
+from onnx_harness import LATEST, Fn, check, rand
 
 
 def _bn_link(**kwargs):
@@ -85,3 +85,37 @@ def test_local_response_normalization():
 @pytest.mark.parametrize('axis', [1, (1, 2)])
 def test_normalize(axis):
     check(Fn(lambda x: F.normalize(x, axis=axis)), rand(2, 5, 3))
+
+
+def test_batch_renormalization_test_mode():
+    # The link normalizes with its running statistics at test time.
+    link = L.BatchRenormalization(3, rmax=2., dmax=1.)
+    link.avg_mean[:] = [0.1, -0.2, 0.3]
+    link.avg_var[:] = [0.5, 1.5, 2.0]
+    check(Fn(lambda self, x: self.bn(x), bn=link), rand(4, 3, 2, 2),
+          atol=1e-5)
+    check(Fn(lambda x: F.fixed_batch_renormalization(
+        x, link.gamma.array, link.beta.array, link.avg_mean, link.avg_var)),
+        rand(4, 3), atol=1e-5)
+
+
+def test_batch_renormalization_function():
+    # F.batch_renormalization (batch statistics, corrected by r and d);
+    # the clips bind for some channels.
+    mean = numpy.array([0.1, -0.5, 2.0], numpy.float32)
+    var = numpy.array([0.5, 4.0, 0.01], numpy.float32)
+    gamma, beta = rand(3), rand(3)
+    model = Fn(lambda x: F.batch_renormalization(
+        x, gamma, beta, 1.5, 0.5, running_mean=mean, running_var=var))
+    check(model, rand(5, 3, 2), opsets=(7, 11, 13, 18, LATEST), atol=1e-5)
+
+
+def test_batch_renormalization_updating_statistics_refused():
+    import onnx_chainer
+    mean, var = numpy.zeros(3, numpy.float32), numpy.ones(3, numpy.float32)
+    one = numpy.ones(3, numpy.float32)
+    model = Fn(lambda x: F.batch_renormalization(
+        x, one, one, 2., 1., running_mean=mean, running_var=var,
+        update_statistics=True))
+    with pytest.raises(ValueError, match='test mode'):
+        onnx_chainer.export(model, rand(4, 3))

@@ -2,7 +2,7 @@ import numpy
 import pytest
 
 import chainer.functions as F
-from onnx_harness import Fn, check, rand
+from onnx_harness import LATEST, Fn, check, rand
 
 CASES = {
     'max_pooling_2d': (lambda x: F.max_pooling_2d(x, 2), (1, 3, 6, 6)),
@@ -53,3 +53,52 @@ def test_roi_pooling_2d():
     # onnxruntime has no MaxRoiPool of opset 22 on.
     with pytest.warns(UserWarning, match='MaxRoiPool'):
         check(model, (x, rois), opsets=(7, 11, 21))
+
+
+_ROIS = numpy.array([[0, 0, 7, 5], [1.3, 2.2, 11.9, 9.5], [-2, -3, 4.4, 3.3],
+                     [5, 5, 5.5, 5.2], [3, 1, 30, 20]], numpy.float32)
+_ROI_INDICES = numpy.array([0, 1, 1, 0, 1], numpy.int32)
+
+
+@pytest.mark.parametrize('sampling_ratio,scale', [
+    (None, 1.0), (2, 0.5), ((3, 3), 0.7)])
+def test_roi_average_align_2d(sampling_ratio, scale):
+    # RoIs inside, across the border, under a pixel and outside the map.
+    # (onnxruntime 1.32 has no kernel of RoiAlign-22: opsets up to 21.)
+    model = Fn(lambda x, r, i: F.roi_average_align_2d(
+        x, r, i, (3, 4), scale, sampling_ratio))
+    check(model, (rand(2, 3, 12, 10), _ROIS, _ROI_INDICES),
+          opsets=(10, 16, 21), since=10)
+
+
+@pytest.mark.parametrize('fn,match', [
+    (lambda x, r, i: F.roi_max_align_2d(x, r, i, 2, 1.0, 2), "'max'"),
+    (lambda x, r, i: F.roi_average_align_2d(x, r, i, 2, 1.0, (1, 2)),
+     'one sampling_ratio'),
+])
+def test_roi_align_2d_refused(fn, match):
+    import onnx_chainer
+    with pytest.raises(ValueError, match=match):
+        onnx_chainer.export(Fn(fn), (rand(1, 2, 6, 6), _ROIS[:1],
+                                     _ROI_INDICES[:1]), opset_version=16)
+
+
+@pytest.mark.parametrize('ksize,stride,pad,cover_all,since', [
+    (2, 2, 0, False, 9),    # SegNet's: a MaxUnpool
+    (3, 3, 0, True, 9),     # cover_all's extra row cut off: a MaxUnpool
+    (3, 2, 1, True, 16),    # windows overlap and reach into the padding
+])
+def test_upsampling_2d(ksize, stride, pad, cover_all, since):
+    x = rand(2, 3, 8, 6)
+    y, indexes = F.max_pooling_2d(x, ksize, stride, pad, cover_all,
+                                  return_indices=True)
+    model = Fn(lambda y: F.upsampling_2d(
+        y, indexes, ksize, stride, pad, x.shape[2:], cover_all))
+    onnx_model = check(model, y.array, opsets=(since, 11, 16, LATEST),
+                       since=since)
+    if since == 16:
+        import onnx_chainer
+        with pytest.raises(ValueError, match='opset 16'):
+            onnx_chainer.export(model, y.array, opset_version=15)
+    else:
+        assert 'MaxUnpool' in {n.op_type for n in onnx_model.graph.node}
