@@ -26,6 +26,7 @@ from chainer.variable import (Parameter, Variable, as_array,  # NOQA
                               as_variable)
 from chainer import variable  # NOQA
 from chainer.function_node import FunctionNode, grad  # NOQA
+from chainer._forward_ad import jvp  # NOQA
 from chainer._backprop import backward  # NOQA
 from chainer.function import (Function, FunctionAdapter,  # NOQA
                               force_backprop_mode, no_backprop_mode)

@@ -432,3 +432,92 @@ def check_double_backward(func, x_data, y_grad, x_grad_grad, params=(),
                    params=params, eps=eps, atol=atol, rtol=rtol,
                    no_grads=first_no_grads, dtype=dtype,
                    detect_nondifferentiable=detect_nondifferentiable)
+
+
+def check_jvp(func, x_data, x_tangent, eps=1e-3, atol=1e-5, rtol=1e-4,
+              dtype=None):
+    """Tests the forward-mode derivative of ``func`` numerically.
+
+    :func:`chainer.jvp` along ``x_tangent`` is compared with the central
+    difference ``(func(x + eps t) - func(x - eps t)) / (2 eps)``, both with
+    the native rules of the functions that have them and with every rule
+    derived from backward (so a native rule is also checked against the
+    function's own backward).
+
+    Args:
+        func: A function taking Variables and returning a Variable or a
+            tuple of Variables.
+        x_data (array or tuple of arrays): The inputs.
+        x_tangent (array or tuple): One tangent per input (None for a zero
+            tangent, and for every non-float input).
+        eps (float): Step of the central difference.
+        atol, rtol (float): Tolerances of the comparison.
+        dtype: If given, the numerical derivative is taken with the inputs
+            and tangents cast to this float dtype.
+
+    Raises:
+        AssertionError: The derivatives disagree.
+
+    >>> import numpy as np
+    >>> import chainer.functions as F
+    >>> x = np.array([1., 2.], np.float64)
+    >>> check_jvp(F.exp, x, np.array([1., -1.]))
+    """
+    from chainer import _forward_ad
+    x_data = tuple(x.array if isinstance(x, Variable) else x
+                   for x in _as_tuple(x_data))
+    x_tangent = tuple(t.array if isinstance(t, Variable) else t
+                      for t in _as_tuple(x_tangent))
+    if len(x_tangent) != len(x_data):
+        raise ValueError(
+            'check_jvp: x_tangent has {} entries but there are {} inputs'
+            .format(len(x_tangent), len(x_data)))
+    if dtype is not None and numpy.dtype(dtype).kind != 'f':
+        raise ValueError('check_jvp: dtype must be a float type, got '
+                         '{}'.format(dtype))
+
+    def outputs(xs):
+        ys = _as_tuple(func(*xs))
+        for y in ys:
+            if not isinstance(y, Variable):
+                raise TypeError('check_jvp: func must return Variables, '
+                                'got {}'.format(type(y).__name__))
+        return ys
+
+    def analytic():
+        xs = tuple(Variable(x, requires_grad=x.dtype.kind == 'f')
+                   for x in x_data)
+        ys = outputs(xs)
+        return ys, chainer.jvp(ys, xs, x_tangent)
+
+    ys, native = analytic()
+    with _forward_ad._derived_rules_only():
+        _, derived = analytic()
+
+    def shifted(sign):
+        xs = []
+        for x, t in zip(x_data, x_tangent):
+            if dtype is not None and x.dtype.kind == 'f':
+                x = x.astype(dtype)
+                t = None if t is None else t.astype(dtype)
+            if t is not None:
+                x = x + sign * eps * t
+            xs.append(Variable(x, requires_grad=False))
+        with chainer.no_backprop_mode():
+            return [y.array for y in outputs(xs)]
+
+    plus, minus = shifted(1), shifted(-1)
+    for k, y in enumerate(ys):
+        if native[k] is None:
+            continue
+        numerical = (_to_float64(plus[k]) - _to_float64(minus[k])) / (
+            2 * eps)
+        for kind, got in (('native', native[k]), ('derived', derived[k])):
+            try:
+                assert_allclose(numerical, _to_float64(got.array),
+                                atol=atol, rtol=rtol)
+            except AssertionError as e:
+                raise AssertionError(
+                    'check_jvp: the {} forward-mode derivative of output {} '
+                    'disagrees with the numerical one\n{}'.format(
+                        kind, k, e)) from None
