@@ -2,9 +2,15 @@
 
 Layouts follow Chainer: ``x`` is ``(n, c, *dims)``, a convolution filter
 ``W`` is ``(out_c, c // groups, *ksize)`` and a deconvolution filter is
-``(in_c, out_c // groups, *ksize)``.  Each op is an im2col view of the
-padded input and one (batched) matmul; groups become a batch axis of the
-matmul, so grouped and plain convolutions share one path.
+``(in_c, out_c // groups, *ksize)``.
+
+Without groups, each op walks the batch in chunks of a few samples (one
+sample for images of any size): the windows of a chunk are copied into a
+buffer that stays in the cache, and one GEMM per chunk reads it at once.
+The whole column array of a batch (``prod(ksize)`` times the input) never
+exists, and with one sample per chunk the GEMM writes its rows straight
+into the ``(n, c, *dims)`` output.  Groups become a batch axis of a
+matmul over the whole batch.
 """
 
 
@@ -19,10 +25,167 @@ from chainer.utils.conv_nd import as_tuple, col2im_add, im2col_view
 from chainer.utils.array import size_of_shape
 
 
-# The batch axis goes last inside these functions: the windows of a
-# (c, *dims, n) array copy in runs of n (or out_w * n) contiguous elements,
-# where (n, c, *dims) gives runs of out_w, and the contraction over
-# c * prod(ksize) becomes one GEMM per group with n * prod(outs) columns.
+# The window buffer of a chunk is kept under this many bytes (the L2 cache
+# of one core here), unless one sample alone is larger.
+_CHUNK_BYTES = 1 << 21
+
+
+def _chunk(xp, n, sample_bytes):
+    """Samples per GEMM: as many as fit the buffer (all of them on a GPU)."""
+    if xp is not numpy:
+        return max(n, 1)
+    return max(1, min(n, _CHUNK_BYTES // max(sample_bytes, 1)))
+
+
+def _copyto(dst, src):
+    """``dst[...] = src``; the C loops move the short rows of a window view
+    as whole runs, where NumPy pays its iterator a few elements at a time."""
+    if conv_nd._loops is not None and type(dst) is numpy.ndarray and \
+            type(src) is numpy.ndarray and dst.dtype == src.dtype and \
+            not dst.dtype.hasobject:
+        conv_nd._loops.copyto(dst, src)
+    else:
+        backend.get_array_module(dst).copyto(dst, src)
+
+
+class _Windows:
+    """The windows of ``x``, chunk by chunk, as ``(c * prod(ksize),
+    b * prod(outs))`` matrices (rows in ``(c, *ksize)`` order, columns in
+    ``(sample, *outs)`` order), copied into one reused buffer."""
+
+    def __init__(self, x, ksize, stride, pad, dilate, cover_all, outs=None):
+        self.xp = backend.get_array_module(x)
+        self.x, self.ksize, self.stride = x, tuple(ksize), stride
+        self.pad, self.dilate, self.cover_all = pad, dilate, cover_all
+        nd = len(ksize)
+        if outs is None:
+            outs = conv_nd.conv_outs(x.shape[2:], ksize, stride, pad,
+                                     cover_all, dilate)
+        self.outs = tuple(outs)
+        self.rows = x.shape[1] * size_of_shape(ksize)
+        self.cols = size_of_shape(self.outs)
+        self.step = _chunk(self.xp, x.shape[0],
+                           self.rows * self.cols * x.itemsize)
+        self.buf = self.xp.empty(self.rows * self.cols * self.step, x.dtype)
+        # (b, c, *ksize, *outs) -> (c, *ksize, b, *outs)
+        self.axes = tuple(range(1, 2 + nd)) + (0,) + tuple(
+            range(2 + nd, 2 + 2 * nd))
+
+    def __iter__(self):
+        n = self.x.shape[0]
+        for s in range(0, n, self.step):
+            e = min(n, s + self.step)
+            view = im2col_view(self.x[s:e], self.ksize, self.stride,
+                               self.pad, 0, self.cover_all, self.dilate,
+                               self.outs)
+            view = view.transpose(self.axes)
+            col = self.buf[:view.size].reshape(view.shape)
+            _copyto(col, view)
+            yield s, e, col.reshape(self.rows, -1)
+
+
+def _batch_inner(xp, a, s, e):
+    """``a[s:e]`` (``(b, c, *dims)``) as a ``(c, b * prod(dims))`` matrix."""
+    b, c = e - s, a.shape[1]
+    if b == 1:
+        return a[s].reshape(c, -1)
+    m = a[s:e].reshape(b, c, -1)
+    return xp.ascontiguousarray(m.transpose(1, 0, 2)).reshape(c, -1)
+
+
+def _store(y, s, e, out):
+    """``y[s:e] = out`` for ``out`` of shape ``(c, b * prod(dims))``."""
+    b, c = e - s, y.shape[1]
+    _copyto(y[s:e].reshape(b, c, -1),
+            out.reshape(c, b, -1).transpose(1, 0, 2))
+
+
+def _add_bias(y, b):
+    if b is not None:
+        y += b.reshape((1, -1) + (1,) * (y.ndim - 2))
+
+
+def _conv_plain(x, W, b, stride, pad, dilate, cover_all, outs):
+    """``y[n, o, p] = sum_k W[o, k] col[n, k, p] (+ b[o])``, one GEMM per
+    chunk of samples."""
+    xp = backend.get_array_module(x)
+    n, out_c = x.shape[0], W.shape[0]
+    windows = _Windows(x, W.shape[2:], stride, pad, dilate, cover_all, outs)
+    y = xp.empty((n, out_c) + windows.outs, x.dtype)
+    W2 = W.reshape(out_c, -1)
+    for s, e, col in windows:
+        if e - s == 1:
+            xp.matmul(W2, col, out=y[s].reshape(out_c, -1))
+        else:
+            _store(y, s, e, xp.matmul(W2, col))
+    _add_bias(y, b)
+    return y
+
+
+def _grad_w_plain(x, gy, ksize, stride, pad, dilate):
+    """``gW[o, k] = sum_{n, p} gy[n, o, p] col[n, k, p]``, summed chunk by
+    chunk as ``col gy^T`` (the orientation BLAS runs fastest here)."""
+    xp = backend.get_array_module(x)
+    out_c = gy.shape[1]
+    if gy.dtype != x.dtype:
+        gy = gy.astype(x.dtype)
+    gWT = tmp = None
+    if x.shape[0] == 0:
+        return xp.zeros((out_c, x.shape[1]) + tuple(ksize), x.dtype)
+    for s, e, col in _Windows(x, ksize, stride, pad, dilate, False,
+                              gy.shape[2:]):
+        g = _batch_inner(xp, gy, s, e)
+        if gWT is None:
+            gWT = xp.matmul(col, g.T)
+        else:
+            if tmp is None:
+                tmp = xp.empty_like(gWT)
+            xp.matmul(col, g.T, out=tmp)
+            gWT += tmp
+    return xp.ascontiguousarray(gWT.T).reshape(
+        (out_c, x.shape[1]) + tuple(ksize))
+
+
+def _deconv_plain(x, W, b, stride, pad, outsize, dilate):
+    """The adjoint of :func:`_conv_plain` in ``x``: per chunk, the windows
+    ``W^T x`` summed back onto a zeroed image buffer."""
+    xp = backend.get_array_module(x)
+    n, in_c = x.shape[:2]
+    ksize = W.shape[2:]
+    out_c = W.shape[1]
+    dims = x.shape[2:]
+    size = tuple(max(o + 2 * p, (d - 1) * s + (k - 1) * dl + 1)
+                 for o, p, d, s, k, dl in zip(outsize, pad, dims, stride,
+                                              ksize, dilate))
+    step = _chunk(xp, n, out_c * size_of_shape(ksize) *
+                  size_of_shape(dims) * x.itemsize)
+    WT = W.reshape(in_c, -1).T
+    img_buf = xp.empty(out_c * step * size_of_shape(size), x.dtype)
+    y = xp.empty((n, out_c) + tuple(outsize), x.dtype)
+    native = conv_nd._native_add(xp, img_buf)
+    crop = tuple(slice(p, p + o) for p, o in zip(pad, outsize))
+    for s in range(0, n, step):
+        e = min(n, s + step)
+        col = xp.matmul(WT, _batch_inner(xp, x, s, e)).reshape(
+            (out_c,) + tuple(ksize) + (e - s,) + dims)
+        img = img_buf[:out_c * (e - s) * size_of_shape(size)].reshape(
+            (out_c, e - s) + size)
+        img.fill(0)
+        for offset, index in conv_nd.window_slices(ksize, stride, dims,
+                                                   dilate):
+            part = col[(slice(None),) + offset]
+            if native:
+                conv_nd._loops.add(img[index], part)
+            else:
+                img[index] += part
+        _copyto(y[s:e], img[(slice(None), slice(None)) + crop].swapaxes(
+            0, 1))
+    _add_bias(y, b)
+    return y
+
+
+# Groups: the batch axis goes last, so the windows of a (c, *dims, n)
+# array copy in runs of n, and each group is one GEMM over the batch.
 
 def _bmm(xp, a, b):
     """``matmul`` of two stacks of matrices.  NumPy's stacked matmul does
@@ -67,73 +230,6 @@ def _columns_nk(xp, x, ksize, stride, pad, dilate, cover_all, outs, groups):
     return col.reshape(groups, n * size_of_shape(outs), -1), outs
 
 
-def _copy_rows(xp, view):
-    """``ascontiguousarray(view)``.  When the last axis of ``view`` is
-    contiguous (the rows of the windows), NumPy's copy would move a few
-    elements at a time: the C loops move whole rows, and without them each
-    row is seen as one opaque (void) item, moved as one block, with the
-    same bytes as a result."""
-    if xp is numpy and conv_nd._loops is not None:
-        return conv_nd.copy_array(view)
-    if xp is numpy and view.ndim > 1 and view.shape[-1] > 1 and \
-            view.strides[-1] == view.itemsize and view.size:
-        nbytes = view.shape[-1] * view.itemsize
-        rows = view.view(numpy.dtype((numpy.void, nbytes)))[..., 0]
-        return numpy.ascontiguousarray(rows).view(view.dtype).reshape(
-            view.shape)
-    return xp.ascontiguousarray(view)
-
-
-# The largest m * n * k OpenBLAS hands to its layout-specific small-matrix
-# kernels (measured: larger products give the same bits in any layout).
-_SMALL_GEMM = 1000000
-
-
-def _window_rows(xp, x, ksize, stride, pad, dilate, cover_all, outs,
-                 n_other):
-    """Chainer's im2col matrix ``(n * prod(outs), c * prod(ksize))``, with
-    the values BLAS gives Chainer's ``numpy.tensordot`` (its float32
-    rounding depends on the call).  ``n_other`` is the other free size of
-    the product.  A large GEMM gives the same bits whatever the layout of
-    the matrix, so it is a transposed view of one fast copy in
-    ``(c, *ksize, n, *outs)`` order.  A small product (OpenBLAS sums those
-    of up to 100**3 multiply-adds in kernels of their own, one per layout,
-    on AVX-512 machines) or one that degenerates to a matrix-vector one (a
-    size of 1) takes tensordot's own C-contiguous layout.
-    """
-    nd = x.ndim - 2
-    n, c = x.shape[:2]
-    view = im2col_view(x, ksize, stride, pad, 0, cover_all, dilate, outs)
-    outs = view.shape[2 + nd:]
-    m = n * size_of_shape(outs)
-    k = c * size_of_shape(ksize)
-    if min(m, k, n_other) > 1 and m * k * n_other > _SMALL_GEMM:
-        axes = tuple(range(1, 2 + nd)) + (0,) + tuple(range(2 + nd,
-                                                             2 + 2 * nd))
-        col = _copy_rows(xp, view.transpose(axes))
-        return col.reshape(k, m).T, outs
-    if n == 1:
-        view = xp.ascontiguousarray(view)
-    axes = (0,) + tuple(range(2 + nd, 2 + 2 * nd)) + tuple(range(1, 2 + nd))
-    return view.transpose(axes).reshape(m, k), outs
-
-
-def _add_bias_rows(xp, y, b):
-    """``y += b`` for a C-contiguous matrix ``y`` with one column per
-    entry of ``b``.  NumPy loops over rows as long as ``b``; seen as
-    ``r`` rows at a time against ``b`` repeated ``r`` times, each element
-    gets the same single addition in loops ``r`` times longer."""
-    m, c = y.shape
-    r = 1
-    while r * c < 1024 and m % (2 * r) == 0:
-        r *= 2
-    if xp is numpy and r > 1 and y.flags.c_contiguous:
-        rows = y.reshape(m // r, r * c)
-        rows += numpy.tile(b, r)
-    else:
-        y += b
-
-
 def conv_forward(x, W, b, stride, pad, dilate, groups, cover_all,
                  outs=None):
     """``y[n, o, p] = sum_k W[o, k] col[k, p, n] (+ b[o])``."""
@@ -148,17 +244,7 @@ def conv_forward(x, W, b, stride, pad, dilate, groups, cover_all,
                                                    stride, pad, dilate))
         return xp.zeros((n, 0) + tuple(outs), x.dtype)
     if groups == 1:
-        # The product Chainer's tensordot makes, with ``dot`` as it does
-        # (the float32 rounding of BLAS depends on the call, the operands'
-        # order and their layout): the windows as an
-        # (n * prod(outs), c * prod(ksize)) matrix, copied once, times W^T.
-        col, outs = _window_rows(xp, x, W.shape[2:], stride, pad, dilate,
-                                 cover_all, outs, out_c)
-        Wt = W.transpose(tuple(range(1, nd + 2)) + (0,)).reshape(-1, out_c)
-        y = xp.dot(col, Wt)
-        if b is not None:
-            _add_bias_rows(xp, y, b)
-        return xp.moveaxis(y.reshape((n,) + outs + (out_c,)), -1, 1)
+        return _conv_plain(x, W, b, stride, pad, dilate, cover_all, outs)
     col = _columns(xp, x, W.shape[2:], stride, pad, dilate, cover_all, outs)
     outs = col.shape[1 + nd:1 + 2 * nd]
     col = col.reshape(groups, -1, size_of_shape(outs) * n)  # the one copy
@@ -170,20 +256,15 @@ def conv_forward(x, W, b, stride, pad, dilate, groups, cover_all,
 
 
 def conv_grad_w(x, gy, ksize, stride, pad, dilate, groups):
-    """The filter gradient ``gW[o, k] = sum_{n, p} gy[n, o, p] col[n, p, k]``
-    (summed in Chainer's ``(n, p)`` order)."""
+    """The filter gradient ``gW[o, k] = sum_{n, p} gy[n, o, p] col[n, p, k]``.
+    """
     xp = backend.get_array_module(x)
     n, out_c = gy.shape[:2]
     c = x.shape[1]
     if out_c == 0:
         return xp.zeros((0, c // groups) + tuple(ksize), x.dtype)
     if groups == 1:
-        # gy as (out_c, n * prod(outs)) times the window rows, summed in
-        # Chainer's (n, *outs) order.
-        col, _ = _window_rows(xp, x, ksize, stride, pad, dilate, False,
-                              gy.shape[2:], out_c)
-        gy2 = xp.moveaxis(gy, 1, 0).reshape(out_c, -1)
-        return xp.dot(gy2, col).reshape((out_c, c) + tuple(ksize))
+        return _grad_w_plain(x, gy, ksize, stride, pad, dilate)
     col, _ = _columns_nk(xp, x, ksize, stride, pad, dilate, False,
                          gy.shape[2:], groups)
     gy = gy.reshape((n, groups, out_c // groups, -1))
@@ -205,25 +286,7 @@ def deconv_forward(x, W, b, stride, pad, outsize, dilate, groups):
             y += b.reshape((1, out_c) + (1,) * nd)
         return y
     if groups == 1:
-        # Chainer's product: tensordot(W, x, (0, 1)), columns in its
-        # (n, *dims) order (a GEMM's bits depend on where a row or column
-        # lies in the product, not only on the operand layouts).
-        col = xp.tensordot(W, x, (0, 1)).reshape(
-            (out_c,) + tuple(ksize) + (n,) + x.shape[2:])
-        if conv_nd._native_add(xp, col):
-            # The C additions take the windows as they lie.
-            col = xp.moveaxis(col, 1 + nd, 0)
-            y = xp.ascontiguousarray(col2im_add(col, stride, pad, outsize,
-                                                dilate))
-        else:
-            # NumPy's window sums run on a batch-last image, over long
-            # contiguous stretches (read through a transposed view).
-            y = _batch_first(xp, col2im_add(_batch_last(xp, col, 1 + nd),
-                                            stride, pad, outsize, dilate,
-                                            first=1))
-        if b is not None:
-            y += b.reshape((1, out_c) + (1,) * nd)
-        return y
+        return _deconv_plain(x, W, b, stride, pad, outsize, dilate)
     xT = xp.ascontiguousarray(_batch_last(xp, x))
     xT = xT.reshape(groups, in_c // groups, -1)
     Wg = W.reshape(groups, in_c // groups, -1).swapaxes(1, 2)
