@@ -14,6 +14,7 @@ import numpy
 from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions._errors import check_float, invalid_type
+from chainer.utils import conv_nd
 
 
 def _kwargs(func_name, kwargs, removed=('train',), **defaults):
@@ -49,6 +50,25 @@ def _stats(x, axes, eps):
     mean = x.mean(axis=axes, keepdims=True)
     var = xp.square(x - mean).mean(axis=axes, keepdims=True)
     return mean, 1 / xp.sqrt(var + eps), var
+
+
+def _channel_rows(x, axes):
+    """``(n, c, s)``, the sizes the C loops see, where they apply: a NumPy
+    float32 or float64 ``x`` whose statistics run over its first axis and
+    its last ones (``c`` is the size of the axes between); None otherwise.
+    """
+    k = x.ndim - len(axes) + 1
+    if conv_nd._loops is None or type(x) is not numpy.ndarray or \
+            x.dtype.char not in 'fd' or not x.dtype.isnative or \
+            x.size == 0 or axes != (0,) + tuple(range(k, x.ndim)):
+        return None
+    n = x.shape[0]
+    c = x.size // n // max(1, numpy.prod(x.shape[k:], dtype=int))
+    return n, c, x.size // (n * c)
+
+
+def _f64(a):
+    return numpy.ascontiguousarray(a, numpy.float64).reshape(-1)
 
 
 def _reduced_axes(func, x_shape, gamma_shape, axis):
@@ -122,6 +142,18 @@ class BatchNormalizationGrad(FunctionNode):
             return x.copy(), xp.zeros_like(gamma), xp.zeros_like(gamma)
         if self.mean is None:
             self.mean, self.inv_std, _ = _stats(x, self.axes, self.eps)
+        rows = _channel_rows(x, self.axes)
+        if rows is not None and gy.dtype == x.dtype and \
+                gamma.shape == _keep_shape(x.shape, self.axes):
+            # One pass for the two sums and one for gx, per channel.
+            gx = numpy.empty(x.shape, x.dtype)
+            ggamma, gbeta = numpy.empty(rows[1]), numpy.empty(rows[1])
+            conv_nd._loops.bn_backward(
+                gx, numpy.ascontiguousarray(x), numpy.ascontiguousarray(gy),
+                *rows, _f64(self.mean), _f64(self.inv_std), _f64(gamma),
+                ggamma, gbeta)
+            return (gx, ggamma.reshape(gamma.shape).astype(gamma.dtype),
+                    gbeta.reshape(gamma.shape).astype(gamma.dtype))
         xhat = (_interm(x) - self.mean) * self.inv_std
         gy_ = _interm(gy)
         other = _other_axes(gy.shape, gamma.shape)
@@ -255,14 +287,26 @@ class BatchNormalization(_AxisNames, FunctionNode):
         if x.size == 0:
             self.mean = self.inv_std = self.var = None
             return x.copy(),
-        mean, inv_std, var = _stats(x, axes, self.eps)
+        rows = _channel_rows(x, axes)
+        if rows is not None:
+            # The statistics and y in three passes over each channel, the
+            # channel still in the cache after the first.
+            y = numpy.empty(x.shape, x.dtype)
+            mean, var = numpy.empty(rows[1]), numpy.empty(rows[1])
+            conv_nd._loops.bn_forward(y, numpy.ascontiguousarray(x), *rows,
+                                      _f64(gamma), _f64(beta), self.eps,
+                                      mean, var)
+            inv_std = 1 / numpy.sqrt(var + self.eps)
+            mean, inv_std, var = (a.astype(x.dtype).reshape(self._keep)
+                                  for a in (mean, inv_std, var))
+        else:
+            mean, inv_std, var = _stats(x, axes, self.eps)
+            # gamma * ((x - mean) * inv_std) + beta: Chainer's rounding.
+            y = gamma.reshape(self._keep) * (
+                (_interm(x) - mean) * inv_std) + beta.reshape(self._keep)
         # the statistics in gamma's shape, as Chainer keeps them
         self.mean, self.inv_std, self.var = (
             a.reshape(gamma.shape) for a in (mean, inv_std, var))
-        gamma_ = gamma.reshape(self._keep)
-        # gamma * ((x - mean) * inv_std) + beta: Chainer's rounding order.
-        y = gamma_ * ((_interm(x) - mean) * inv_std) + beta.reshape(
-            self._keep)
         if self.running_mean is not None:
             rm = self.running_mean
             rm *= self.decay

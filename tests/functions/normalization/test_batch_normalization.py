@@ -6,6 +6,7 @@ import pytest
 import chainer
 import chainer.functions as F
 from chainer import testing
+from chainer.utils import conv_nd
 from chainer.utils.type_check import InvalidType
 from op_harness import check_op
 
@@ -167,8 +168,10 @@ def test_second_order_through_gbeta_and_ggamma_only():
     testing.assert_allclose(gw.array, xhat)
 
 
-def test_bits_match_chainer_order():
-    # Rounding orders checked against Chainer 7.8.1.
+def test_bits_match_chainer_order(monkeypatch):
+    # Rounding orders checked against Chainer 7.8.1, on NumPy alone (the C
+    # loops round otherwise: test_c_loops_close_to_float64).
+    monkeypatch.setattr(conv_nd, '_loops', None)
     rs = numpy.random.RandomState(0)
     f = numpy.float32
     x = rs.randn(6, 5).astype(f)
@@ -194,6 +197,55 @@ def test_bits_match_chainer_order():
         numpy.testing.assert_array_equal(
             F.fixed_batch_normalization(*a).array,
             a[1] * ((a[0] - a[3]) * inv2) + a[2])
+
+
+def _bn64(x, g, b, gy, axes, eps=2e-5):
+    """y, gx, ggamma, gbeta of batch normalization in float64."""
+    x, g, b, gy = (numpy.asarray(a, numpy.float64) for a in (x, g, b, gy))
+    keep = tuple(1 if i in axes else s for i, s in enumerate(x.shape))
+    g, b = g.reshape(keep), b.reshape(keep)
+    xc = x - x.mean(axis=axes, keepdims=True)
+    inv = 1 / numpy.sqrt((xc * xc).mean(axis=axes, keepdims=True) + eps)
+    xh = xc * inv
+    gb = gy.sum(axis=axes, keepdims=True)
+    gg = (gy * xh).sum(axis=axes, keepdims=True)
+    m = x.size // g.size
+    gx = g * inv * (gy - (xh * gg + gb) / m)
+    return g * xh + b, gx, gg.reshape(-1), gb.reshape(-1)
+
+
+@pytest.mark.parametrize('native', [True, False])
+@pytest.mark.parametrize('dtype', [numpy.float32, numpy.float64])
+@pytest.mark.parametrize('shape,g_shape', [
+    ((7, 5, 6, 9), (5,)), ((3, 4, 37), (4, 37)), ((8, 3), (3,)),
+    ((2, 3, 1, 1), (3,))])
+def test_c_loops_close_to_float64(monkeypatch, native, dtype, shape,
+                                  g_shape):
+    # The C loops (and NumPy without them) against float64, with a mean
+    # far from zero; the same bits from run to run.
+    if not native:
+        monkeypatch.setattr(conv_nd, '_loops', None)
+    rs = numpy.random.RandomState(1)
+    x = (rs.randn(*shape) * 0.5 + 10).astype(dtype)
+    g = (rs.rand(*g_shape) + 0.5).astype(dtype)
+    b = rs.randn(*g_shape).astype(dtype)
+    gy = rs.randn(*shape).astype(dtype)
+    axes = (0,) + tuple(range(1 + len(g_shape), len(shape)))
+    want = _bn64(x, g, b, gy, axes)
+    got = []
+    for _ in range(2):
+        v, gv, bv = (chainer.Variable(a) for a in (x, g, b))
+        y = F.batch_normalization(v, gv, bv)
+        y.grad = gy
+        y.backward()
+        got.append((y.array, v.grad, gv.grad.reshape(-1),
+                    bv.grad.reshape(-1)))
+        assert y.dtype == v.grad.dtype == gv.grad.dtype == dtype
+    tol = dict(rtol=1e-3, atol=1e-3) if dtype == numpy.float32 else {}
+    for a, w in zip(got[0], want):
+        testing.assert_allclose(a, w, **tol)
+    for a, a2 in zip(*got):
+        assert a.tobytes() == a2.tobytes()
 
 
 @pytest.mark.parametrize('x_dtype,p_dtype', [
