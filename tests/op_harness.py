@@ -2,6 +2,9 @@
 gradient and the second-order gradient against numerical ones, per dtype.
 
     check_op(F.exp, lambda rng, dt: (rng.randn(3, 2).astype(dt),), numpy.exp)
+
+Every test that calls it runs twice (conftest.py): on NumPy, and, marked
+``gpu``, with its inputs and output gradients sent to ``DEVICE``.
 """
 
 import numpy
@@ -9,6 +12,10 @@ import numpy
 from chainer import gradient_check
 from chainer import testing
 from chainer.variable import Variable
+
+# The device of the current test's arrays; None for NumPy (conftest.py sets
+# it for the gpu copy of a test).
+DEVICE = None
 
 FLOATS = (numpy.float16, numpy.float32, numpy.float64)
 
@@ -30,6 +37,14 @@ def _as_tuple(x):
     return x if isinstance(x, tuple) else (x,)
 
 
+def send(arrays):
+    """The NumPy arrays of a tuple moved to ``DEVICE`` (others kept)."""
+    if DEVICE is None:
+        return arrays
+    return tuple(DEVICE.send(a) if isinstance(a, numpy.ndarray) else a
+                 for a in arrays)
+
+
 def check_op(func, make_inputs, reference=None, dtypes=FLOATS,
              backward=True, double_backward=True, seed=0, fwd_tol=None,
              bwd_tol=None, eps=None, no_grads=None, check_dtype=True):
@@ -49,14 +64,15 @@ def check_op(func, make_inputs, reference=None, dtypes=FLOATS,
     """
     for dtype in dtypes:
         rng = numpy.random.RandomState(seed)
-        xs = _as_tuple(make_inputs(rng, dtype))
+        cpu_xs = _as_tuple(make_inputs(rng, dtype))
+        xs = send(cpu_xs)
         ys = _as_tuple(func(*xs))
         for y in ys:
             assert isinstance(y, Variable), type(y)
         if reference is not None:
             expected = _as_tuple(reference(*[
                 x.astype(numpy.float64) if x.dtype.kind == 'f' else x
-                for x in xs]))
+                for x in cpu_xs]))
             assert len(ys) == len(expected)
             tol = (fwd_tol or {}).get(dtype, FWD_TOL[dtype])
             for y, e in zip(ys, expected):
@@ -66,8 +82,8 @@ def check_op(func, make_inputs, reference=None, dtypes=FLOATS,
                 testing.assert_allclose(y.array, e, **tol)
         if not (backward or double_backward):
             continue
-        gys = tuple(numpy.asarray(rng.randn(*y.shape)).astype(y.dtype)
-                    for y in ys)
+        gys = send(tuple(numpy.asarray(rng.randn(*y.shape)).astype(y.dtype)
+                         for y in ys))
         tol = dict((bwd_tol or {}).get(dtype, BWD_TOL[dtype]))
         kw = dict(tol, dtype=numpy.float64, no_grads=no_grads)
         if eps is not None:
@@ -75,8 +91,9 @@ def check_op(func, make_inputs, reference=None, dtypes=FLOATS,
         if backward:
             gradient_check.check_backward(func, xs, gys, **kw)
         if double_backward:
-            ggxs = tuple(numpy.asarray(rng.randn(*x.shape)).astype(x.dtype)
-                         for x in xs if x.dtype.kind == 'f')
+            ggxs = send(tuple(
+                numpy.asarray(rng.randn(*x.shape)).astype(x.dtype)
+                for x in xs if x.dtype.kind == 'f'))
             gradient_check.check_double_backward(func, xs, gys, ggxs, **kw)
 
 

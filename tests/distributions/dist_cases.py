@@ -11,12 +11,14 @@ optionally ``NO_SAMPLE_GRADS``, ``X_DTYPE`` and ``SAMPLE_DTYPE``) and
 import numpy
 import pytest
 
+from chainer import backend
 from chainer import gradient_check
 from chainer.distribution import kl_divergence
 
 __all__ = ['test_values', 'test_params', 'test_not_implemented', 'test_kl',
            'test_sample', 'test_sample_shapes', 'test_log_prob_grad',
-           'test_entropy_grad', 'test_kl_grad', 'test_sample_grad']
+           'test_entropy_grad', 'test_kl_grad', 'test_sample_grad',
+           'test_sample_float16_on_gpu']
 
 PROPERTIES = ['mean', 'variance', 'stddev', 'mode', 'entropy', 'covariance']
 _DTYPES = pytest.mark.parametrize('dtype', [numpy.float64, numpy.float32])
@@ -101,6 +103,26 @@ def test_sample(spec):
     numpy.random.seed(0)
     numpy.testing.assert_array_equal(d.sample((2,)).array, s.array)
     assert (s.creator is not None) == spec.REPARAMETERIZED
+
+
+def test_sample_float16_on_gpu(spec, gpu_device):
+    # Sampling with float16 parameters on the device: the sample stays
+    # there, in float16, and its mean is the distribution's (to 6 standard
+    # errors of the mean) where both moments are finite.
+    d = spec.make(*gpu_device.send(arrays(spec.PARAMS, numpy.float16)))
+    n = 4000
+    s = d.sample((n,))
+    assert gpu_device.is_array_supported(s.array)
+    assert s.shape == (n,) + spec.BATCH_SHAPE + spec.EVENT_SHAPE
+    assert s.dtype == getattr(spec, 'SAMPLE_DTYPE', numpy.float16)
+    mean = numpy.asarray(spec.EXPECTED.get('mean', numpy.nan))
+    var = numpy.asarray(spec.EXPECTED.get('variance', numpy.nan))
+    if numpy.isfinite(mean).all() and numpy.isfinite(var).all() and \
+            mean.shape == spec.BATCH_SHAPE + spec.EVENT_SHAPE:
+        got = backend.CpuDevice().send(s.array).astype(numpy.float64)
+        numpy.testing.assert_allclose(
+            got.mean(0), mean, rtol=1e-2,
+            atol=6 * numpy.sqrt(var.max() / n) + 1e-2)
 
 
 def test_sample_shapes(spec):
