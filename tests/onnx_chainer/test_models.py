@@ -197,3 +197,34 @@ def test_n_step_rnn(link, op_type):
                        atol=1e-5)
     ops = [n.op_type for n in onnx_model.graph.node]
     assert ops.count(op_type) == model.rnn.n_layers
+
+
+class NStepWithStates(chainer.Chain):
+
+    def __init__(self, link):
+        super().__init__()
+        with self.init_scope():
+            self.rnn = link
+
+    def forward(self, hx, cx, *xs):
+        hy, cy, ys = self.rnn(hx, cx, list(xs))
+        return (hy, cy) + tuple(ys)
+
+
+def test_n_step_lstm_states_given():
+    # The states are graph inputs, permuted with the sequences by length.
+    model = NStepWithStates(L.NStepBiLSTM(2, 3, 4, 0.0))
+    args = (rand(4, 3, 4), rand(4, 3, 4), rand(2, 3), rand(5, 3), rand(3, 3))
+    onnx_model = check(model, args, opsets=(7, 14, LATEST), atol=1e-5)
+    assert [n.op_type for n in onnx_model.graph.node].count('LSTM') == 2
+
+
+def test_n_step_dropout_in_training_mode_unrolled():
+    # Dropout between the layers draws its mask at random: the layers stay
+    # unrolled, with ONNX's Dropout between them.
+    import onnx_chainer
+    model = NStepWithStates(L.NStepLSTM(2, 3, 4, 0.5))
+    args = (rand(2, 2, 4), rand(2, 2, 4), rand(2, 3), rand(1, 3))
+    onnx_model = onnx_chainer.export(model, args, train=True)
+    ops = {n.op_type for n in onnx_model.graph.node}
+    assert 'Dropout' in ops and 'LSTM' not in ops
