@@ -59,38 +59,52 @@ except Exception as e:  # ImportError, or a broken CUDA install
     class Stream:  # NOQA
         null = None
 
-cudnn_enabled = False
 if available:
-    try:
-        import cupy.cudnn as cudnn  # NOQA
-        libcudnn = cupy.cuda.cudnn  # NOQA
-        cudnn_enabled = int(os.environ.get('CHAINER_CUDNN', '1')) != 0
-    except Exception:
-        cudnn_enabled = False
     memory_pool = cupy.get_default_memory_pool()
     pinned_memory_pool = cupy.get_default_pinned_memory_pool()
+
+
+def _cudnn_enabled():
+    # cuDNN comes through NVIDIA's cuDNN Frontend (CuPy 14 has no
+    # cupy.cudnn), imported on first use: chainer.backends._cudnn_frontend.
+    if not available:
+        return False
+    from chainer.backends import _cudnn_frontend
+    return _cudnn_frontend.enabled()
+
+
+def __getattr__(name):
+    # ``cudnn_enabled`` is decided on first access, so that ``import
+    # chainer`` never imports the frontend.
+    if name == 'cudnn_enabled':
+        return _cudnn_enabled()
+    raise AttributeError(
+        'module {!r} has no attribute {!r}'.format(__name__, name))
 
 
 _dropout_states = {}
 
 
 def get_cudnn_dropout_states():
-    """Returns the cuDNN dropout states of the current thread (needs cuDNN)."""
-    if not cudnn_enabled:
-        raise RuntimeError('cuDNN is not enabled.')
+    """Returns the cuDNN dropout states of the current thread (needs cuDNN
+    with CuPy's legacy ``cupy.cudnn``, which CuPy 14 removed)."""
     import threading
     return get_cudnn_dropout_states_core(threading.current_thread().ident)
 
 
 def get_cudnn_dropout_states_core(thread_id):
     """Returns the cuDNN dropout states for ``thread_id`` on the current device."""
-    if not cudnn_enabled:
-        raise RuntimeError('cuDNN is not enabled.')
+    legacy = getattr(cupy, 'cudnn', None) if available else None
+    if not _cudnn_enabled() or legacy is None:
+        raise RuntimeError(
+            'cuDNN dropout states are not available: they need '
+            "CuPy's cupy.cudnn (removed in CuPy 14); chainer-ng's dropout "
+            'draws its mask with CuPy')
     key = (cupy.cuda.get_device_id(), thread_id)
     states = _dropout_states.get(key)
     if states is None:
         seed = int(os.environ.get('CHAINER_SEED', numpy.random.randint(0, 2 ** 31)))
-        states = cudnn.DropoutStates(None, seed)
+        states = legacy.DropoutStates(None, seed)
         _dropout_states[key] = states
     return states
 
@@ -350,9 +364,7 @@ def get_max_workspace_size():
 
 def set_max_workspace_size(size):
     global _max_workspace_size
-    _max_workspace_size = size
-    if cudnn_enabled:
-        cudnn.set_max_workspace_size(size)
+    _max_workspace_size = size  # the cuDNN graphs' plans keep within it
 
 
 def fuse(*args, **kwargs):
@@ -372,7 +384,7 @@ _SHOULD_USE_CUDNN = {
 
 def should_use_cudnn(level, lowest_version=0):
     """Whether cuDNN should be used, after ``chainer.config.use_cudnn``."""
-    if not cudnn_enabled:
+    if not _cudnn_enabled():
         return False
     import chainer
     if level not in _SHOULD_USE_CUDNN:
