@@ -21,6 +21,7 @@
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <pythread.h>
 #include <stdint.h>
 #include <math.h>
 #include <string.h>
@@ -268,6 +269,353 @@ fail:
 }
 
 
+/* ---- channels split among threads ------------------------------------ */
+
+/* The kernels below work channel by channel, so the channels can go to
+ * several threads (the same arithmetic, in the same order, whatever the
+ * split).  Threads are started per call (tens of microseconds), only for
+ * calls with enough work; set_threads sets how many, 1 by default. */
+#define MAX_THREADS 16
+#define MIN_WORK 65536  /* items per thread */
+
+typedef void (*range_fn)(const void *job, Py_ssize_t lo, Py_ssize_t hi);
+
+typedef struct {
+    range_fn fn;
+    const void *job;
+    Py_ssize_t lo, hi;
+    PyThread_type_lock done;
+} part;
+
+static int max_threads = 1;
+
+static void
+run_part(void *arg)
+{
+    part *p = arg;
+    p->fn(p->job, p->lo, p->hi);
+    PyThread_release_lock(p->done);
+}
+
+/* fn(job, lo, hi) over [0, count) for work items in all; called without
+ * the GIL.  Parts that cannot get a thread run in the caller. */
+static void
+split(range_fn fn, const void *job, Py_ssize_t count, double work)
+{
+    Py_ssize_t t = max_threads;
+    if (t > count) {
+        t = count;
+    }
+    if (t > work / MIN_WORK) {
+        t = (Py_ssize_t)(work / MIN_WORK);
+    }
+    if (t <= 1) {
+        fn(job, 0, count);
+        return;
+    }
+    part parts[MAX_THREADS];
+    int started[MAX_THREADS] = {0};
+    for (Py_ssize_t i = 1; i < t; i++) {
+        part *p = &parts[i];
+        p->fn = fn;
+        p->job = job;
+        p->lo = count * i / t;
+        p->hi = count * (i + 1) / t;
+        p->done = PyThread_allocate_lock();
+        if (p->done == NULL) {
+            continue;
+        }
+        PyThread_acquire_lock(p->done, WAIT_LOCK);
+        if (PyThread_start_new_thread(run_part, p) ==
+                PYTHREAD_INVALID_THREAD_ID) {
+            PyThread_release_lock(p->done);
+            PyThread_free_lock(p->done);
+            continue;
+        }
+        started[i] = 1;
+    }
+    fn(job, 0, count / t);
+    for (Py_ssize_t i = 1; i < t; i++) {
+        if (started[i]) {
+            PyThread_acquire_lock(parts[i].done, WAIT_LOCK);
+            PyThread_release_lock(parts[i].done);
+            PyThread_free_lock(parts[i].done);
+        } else {
+            fn(job, count * i / t, count * (i + 1) / t);
+        }
+    }
+}
+
+static PyObject *
+set_threads(PyObject *self, PyObject *arg)
+{
+    (void)self;
+    long n = PyLong_AsLong(arg);
+    if (n == -1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    max_threads = n < 1 ? 1 : n > MAX_THREADS ? MAX_THREADS : (int)n;
+    return PyLong_FromLong(max_threads);
+}
+
+
+/* ---- 2-d windows (im2col) and their sums (col2im), zero padding done in
+ * place: no padded copy of the image, no cropped copy of the sums ------- */
+
+typedef struct {
+    Py_ssize_t b, c, h, w;          /* the image (b, c, h, w) */
+    Py_ssize_t sb, sc, sh, sw;      /* its strides, in items */
+    Py_ssize_t kh, kw, oh, ow;      /* the kernel, windows along each axis */
+    Py_ssize_t sy, sx, ph, pw, dy, dx;
+} win2d;
+
+/* Of the positions first + o * step (o < n), those with o in [lo, hi) lie
+ * inside [0, size). */
+static void
+inside(Py_ssize_t first, Py_ssize_t step, Py_ssize_t n, Py_ssize_t size,
+       Py_ssize_t *lo, Py_ssize_t *hi)
+{
+    Py_ssize_t l = first >= 0 ? 0 : (-first + step - 1) / step;
+    Py_ssize_t h = first >= size ? 0 : (size - 1 - first) / step + 1;
+    h = h < n ? h : n;
+    *lo = l < h ? l : h;
+    *hi = h;
+}
+
+/* dst (c, kh, kw, b, oh, ow), C-contiguous, takes the windows of the image
+ * (zeros outside it). */
+#define IM2COL(T)                                                           \
+static void                                                                 \
+im2col_##T(T *dst, const T *src, const win2d *g, Py_ssize_t c0,             \
+           Py_ssize_t c1)                                                   \
+{                                                                           \
+    dst += c0 * g->kh * g->kw * g->b * g->oh * g->ow;                       \
+    for (Py_ssize_t c = c0; c < c1; c++)                                    \
+    for (Py_ssize_t ky = 0; ky < g->kh; ky++)                               \
+    for (Py_ssize_t kx = 0; kx < g->kw; kx++) {                             \
+        Py_ssize_t ylo, yhi, xlo, xhi;                                      \
+        inside(ky * g->dy - g->ph, g->sy, g->oh, g->h, &ylo, &yhi);         \
+        inside(kx * g->dx - g->pw, g->sx, g->ow, g->w, &xlo, &xhi);         \
+        Py_ssize_t step = g->sx * g->sw;                                    \
+        for (Py_ssize_t b = 0; b < g->b; b++)                               \
+        for (Py_ssize_t oy = 0; oy < g->oh; oy++, dst += g->ow) {           \
+            Py_ssize_t i = 0;                                               \
+            if (oy >= ylo && oy < yhi) {                                    \
+                for (; i < xlo; i++) {                                      \
+                    dst[i] = 0;                                             \
+                }                                                           \
+                const T *row = src + b * g->sb + c * g->sc +                \
+                    (oy * g->sy - g->ph + ky * g->dy) * g->sh +             \
+                    (xlo * g->sx - g->pw + kx * g->dx) * g->sw;             \
+                if (step == 1) {                                            \
+                    for (; i < xhi; i++) {                                  \
+                        dst[i] = row[i - xlo];                              \
+                    }                                                       \
+                } else {                                                    \
+                    for (; i < xhi; i++) {                                  \
+                        dst[i] = row[(i - xlo) * step];                     \
+                    }                                                       \
+                }                                                           \
+            }                                                               \
+            for (; i < g->ow; i++) {                                        \
+                dst[i] = 0;                                                 \
+            }                                                               \
+        }                                                                   \
+    }                                                                       \
+}
+
+IM2COL(uint16_t)
+IM2COL(uint32_t)
+IM2COL(uint64_t)
+
+/* img (b, c, h, w), C-contiguous, becomes the sums of the windows of col
+ * (c, kh, kw, b, oh, ow), C-contiguous: each pixel starts from +0.0 and
+ * takes its windows in (ky, kx) order. */
+#define COL2IM(T)                                                           \
+static void                                                                 \
+col2im_##T(T *img, const T *col, const win2d *g, Py_ssize_t c0,             \
+           Py_ssize_t c1)                                                   \
+{                                                                           \
+    Py_ssize_t plane = g->h * g->w;                                         \
+    col += c0 * g->kh * g->kw * g->b * g->oh * g->ow;                       \
+    for (Py_ssize_t c = c0; c < c1; c++) {                                  \
+        for (Py_ssize_t b = 0; b < g->b; b++) {                             \
+            memset(img + (b * g->c + c) * plane, 0, sizeof(T) * plane);     \
+        }                                                                   \
+        for (Py_ssize_t ky = 0; ky < g->kh; ky++)                           \
+        for (Py_ssize_t kx = 0; kx < g->kw; kx++) {                         \
+            Py_ssize_t ylo, yhi, xlo, xhi;                                  \
+            inside(ky * g->dy - g->ph, g->sy, g->oh, g->h, &ylo, &yhi);     \
+            inside(kx * g->dx - g->pw, g->sx, g->ow, g->w, &xlo, &xhi);     \
+            for (Py_ssize_t b = 0; b < g->b; b++)                           \
+            for (Py_ssize_t oy = 0; oy < g->oh; oy++, col += g->ow) {       \
+                if (oy < ylo || oy >= yhi) {                                \
+                    continue;                                               \
+                }                                                           \
+                T *row = img + (b * g->c + c) * plane +                     \
+                    (oy * g->sy - g->ph + ky * g->dy) * g->w +              \
+                    xlo * g->sx - g->pw + kx * g->dx;                       \
+                if (g->sx == 1) {                                           \
+                    for (Py_ssize_t i = xlo; i < xhi; i++) {                \
+                        row[i - xlo] += col[i];                             \
+                    }                                                       \
+                } else {                                                    \
+                    for (Py_ssize_t i = xlo; i < xhi; i++) {                \
+                        row[(i - xlo) * g->sx] += col[i];                   \
+                    }                                                       \
+                }                                                           \
+            }                                                               \
+        }                                                                   \
+    }                                                                       \
+}
+
+COL2IM(float)
+COL2IM(double)
+
+typedef struct {
+    win2d g;
+    void *img, *col;
+    Py_ssize_t itemsize;
+    int sums;
+} win_job;
+
+static void
+win_range(const void *job, Py_ssize_t lo, Py_ssize_t hi)
+{
+    const win_job *j = job;
+    if (j->sums) {
+        if (j->itemsize == 4) {
+            col2im_float(j->img, j->col, &j->g, lo, hi);
+        } else {
+            col2im_double(j->img, j->col, &j->g, lo, hi);
+        }
+    } else if (j->itemsize == 2) {
+        im2col_uint16_t(j->col, j->img, &j->g, lo, hi);
+    } else if (j->itemsize == 4) {
+        im2col_uint32_t(j->col, j->img, &j->g, lo, hi);
+    } else {
+        im2col_uint64_t(j->col, j->img, &j->g, lo, hi);
+    }
+}
+
+/* The geometry from the image and column buffers; -1 with an exception
+ * set where they do not fit. */
+static int
+get_win2d(const Py_buffer *img, const Py_buffer *col, Py_ssize_t *geom,
+          win2d *g, const char *name)
+{
+    Py_ssize_t item = img->itemsize;
+    if (img->ndim != 4 || col->ndim != 6 || col->itemsize != item) {
+        PyErr_Format(PyExc_ValueError, "%s: a 4-d image and 6-d columns of "
+                     "one item size expected", name);
+        return -1;
+    }
+    for (int i = 0; i < 4; i++) {
+        if (img->strides[i] % item) {
+            PyErr_Format(PyExc_ValueError, "%s: unaligned strides", name);
+            return -1;
+        }
+    }
+    g->b = img->shape[0];
+    g->c = img->shape[1];
+    g->h = img->shape[2];
+    g->w = img->shape[3];
+    g->sb = img->strides[0] / item;
+    g->sc = img->strides[1] / item;
+    g->sh = img->strides[2] / item;
+    g->sw = img->strides[3] / item;
+    g->kh = col->shape[1];
+    g->kw = col->shape[2];
+    g->oh = col->shape[4];
+    g->ow = col->shape[5];
+    g->sy = geom[0];
+    g->sx = geom[1];
+    g->ph = geom[2];
+    g->pw = geom[3];
+    g->dy = geom[4];
+    g->dx = geom[5];
+    if (col->shape[0] != g->c || col->shape[3] != g->b || g->sy < 1 ||
+            g->sx < 1 || g->dy < 1 || g->dx < 1 || g->ph < 0 || g->pw < 0) {
+        PyErr_Format(PyExc_ValueError, "%s: columns (c, kh, kw, b, oh, ow) "
+                     "of the image (b, c, h, w), positive strides and "
+                     "dilations and pads of at least 0 expected", name);
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *
+windows_2d(PyObject *args, int sums)
+{
+    PyObject *a, *b;
+    Py_ssize_t geom[6];
+    Py_buffer img, col;
+    win_job job;
+    const char *name = sums ? "col2im_2d" : "im2col_2d";
+    if (!PyArg_ParseTuple(args, "OO(nnnnnn)", &a, &b, &geom[0], &geom[1],
+                          &geom[2], &geom[3], &geom[4], &geom[5])) {
+        return NULL;
+    }
+    /* im2col_2d(col, img, geom) reads img; col2im_2d(img, col, geom)
+     * writes it */
+    PyObject *img_obj = sums ? a : b, *col_obj = sums ? b : a;
+    int img_flags = PyBUF_FORMAT | (sums ? PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE
+                                         : PyBUF_STRIDES);
+    int col_flags = PyBUF_FORMAT | PyBUF_C_CONTIGUOUS |
+        (sums ? 0 : PyBUF_WRITABLE);
+    if (PyObject_GetBuffer(img_obj, &img, img_flags)) {
+        return NULL;
+    }
+    if (PyObject_GetBuffer(col_obj, &col, col_flags)) {
+        PyBuffer_Release(&img);
+        return NULL;
+    }
+    if (get_win2d(&img, &col, geom, &job.g, name)) {
+        goto fail;
+    }
+    job.img = img.buf;
+    job.col = col.buf;
+    job.itemsize = img.itemsize;
+    job.sums = sums;
+    if (sums) {
+        plane_fn add = add_for_format(img.format, img.itemsize);
+        if (add == NULL || add_for_format(col.format, col.itemsize) != add) {
+            PyErr_Format(PyExc_TypeError, "%s: float32 or float64 arrays of "
+                         "one dtype expected", name);
+            goto fail;
+        }
+    } else if (img.itemsize != 2 && img.itemsize != 4 &&
+               img.itemsize != 8) {
+        PyErr_Format(PyExc_TypeError, "%s: items of 2, 4 or 8 bytes "
+                     "expected", name);
+        goto fail;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    split(win_range, &job, job.g.c, (double)col.len / col.itemsize);
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&img);
+    PyBuffer_Release(&col);
+    Py_RETURN_NONE;
+fail:
+    PyBuffer_Release(&img);
+    PyBuffer_Release(&col);
+    return NULL;
+}
+
+static PyObject *
+im2col_2d(PyObject *self, PyObject *args)
+{
+    (void)self;
+    return windows_2d(args, 0);
+}
+
+static PyObject *
+col2im_2d(PyObject *self, PyObject *args)
+{
+    (void)self;
+    return windows_2d(args, 1);
+}
+
 /* ---- batch normalization over (n, c, s) C-contiguous arrays ----------- */
 
 /* The sums of a row run in LANES partial sums of the item type, which the
@@ -334,10 +682,10 @@ row_dot_##T(const T *x, const T *g, T m, Py_ssize_t n)                      \
 static void                                                                 \
 bn_forward_##T(T *y, const T *x, Py_ssize_t n, Py_ssize_t c, Py_ssize_t s, \
                const double *gamma, const double *beta, double eps,         \
-               double *mean, double *var)                                   \
+               double *mean, double *var, Py_ssize_t k0, Py_ssize_t k1)     \
 {                                                                           \
     double count = (double)n * (double)s;                                   \
-    for (Py_ssize_t k = 0; k < c; k++) {                                    \
+    for (Py_ssize_t k = k0; k < k1; k++) {                                  \
         double total = 0;                                                   \
         for (Py_ssize_t i = 0; i < n; i++) {                                \
             total += row_sum_##T(x + (i * c + k) * s, s);                   \
@@ -367,10 +715,11 @@ bn_forward_##T(T *y, const T *x, Py_ssize_t n, Py_ssize_t c, Py_ssize_t s, \
 static void                                                                 \
 bn_backward_##T(T *gx, const T *x, const T *gy, Py_ssize_t n, Py_ssize_t c, \
                 Py_ssize_t s, const double *mean, const double *inv_std,    \
-                const double *gamma, double *ggamma, double *gbeta)         \
+                const double *gamma, double *ggamma, double *gbeta,         \
+                Py_ssize_t k0, Py_ssize_t k1)                               \
 {                                                                           \
     double count = (double)n * (double)s;                                   \
-    for (Py_ssize_t k = 0; k < c; k++) {                                    \
+    for (Py_ssize_t k = k0; k < k1; k++) {                                  \
         T m = (T)mean[k];                                                   \
         double sg = 0, sgd = 0;                                             \
         for (Py_ssize_t i = 0; i < n; i++) {                                \
@@ -450,6 +799,43 @@ float_kind(PyObject *obj)
 }
 
 typedef struct {
+    char kind;
+    void *out;
+    const void *x, *gy;
+    Py_ssize_t n, c, s;
+    const double *gamma, *beta, *mean_in, *inv_std;
+    double eps;
+    double *mean, *var, *ggamma, *gbeta;
+} bn_job;
+
+static void
+bn_forward_range(const void *job, Py_ssize_t lo, Py_ssize_t hi)
+{
+    const bn_job *j = job;
+    if (j->kind == 'f') {
+        bn_forward_float(j->out, j->x, j->n, j->c, j->s, j->gamma, j->beta,
+                         j->eps, j->mean, j->var, lo, hi);
+    } else {
+        bn_forward_double(j->out, j->x, j->n, j->c, j->s, j->gamma, j->beta,
+                          j->eps, j->mean, j->var, lo, hi);
+    }
+}
+
+static void
+bn_backward_range(const void *job, Py_ssize_t lo, Py_ssize_t hi)
+{
+    const bn_job *j = job;
+    if (j->kind == 'f') {
+        bn_backward_float(j->out, j->x, j->gy, j->n, j->c, j->s, j->mean_in,
+                          j->inv_std, j->gamma, j->ggamma, j->gbeta, lo, hi);
+    } else {
+        bn_backward_double(j->out, j->x, j->gy, j->n, j->c, j->s, j->mean_in,
+                           j->inv_std, j->gamma, j->ggamma, j->gbeta, lo,
+                           hi);
+    }
+}
+
+typedef struct {
     PyObject *obj;
     int writable;
     Py_ssize_t n;
@@ -512,14 +898,10 @@ bn_forward(PyObject *self, PyObject *args)
     if (get_all(spec, b, 6)) {
         return NULL;
     }
+    bn_job job = {kind, b[0].buf, b[1].buf, NULL, n, c, s, b[2].buf, b[3].buf,
+                  NULL, NULL, eps, b[4].buf, b[5].buf, NULL, NULL};
     Py_BEGIN_ALLOW_THREADS
-    if (kind == 'f') {
-        bn_forward_float(b[0].buf, b[1].buf, n, c, s, b[2].buf, b[3].buf,
-                         eps, b[4].buf, b[5].buf);
-    } else {
-        bn_forward_double(b[0].buf, b[1].buf, n, c, s, b[2].buf, b[3].buf,
-                          eps, b[4].buf, b[5].buf);
-    }
+    split(bn_forward_range, &job, c, 3.0 * n * c * s);
     Py_END_ALLOW_THREADS
     release_all(b, 6);
     Py_RETURN_NONE;
@@ -557,14 +939,10 @@ bn_backward(PyObject *self, PyObject *args)
     if (get_all(spec, b, 8)) {
         return NULL;
     }
+    bn_job job = {kind, b[0].buf, b[1].buf, b[2].buf, n, c, s, b[5].buf, NULL,
+                  b[3].buf, b[4].buf, 0, NULL, NULL, b[6].buf, b[7].buf};
     Py_BEGIN_ALLOW_THREADS
-    if (kind == 'f') {
-        bn_backward_float(b[0].buf, b[1].buf, b[2].buf, n, c, s, b[3].buf,
-                          b[4].buf, b[5].buf, b[6].buf, b[7].buf);
-    } else {
-        bn_backward_double(b[0].buf, b[1].buf, b[2].buf, n, c, s, b[3].buf,
-                           b[4].buf, b[5].buf, b[6].buf, b[7].buf);
-    }
+    split(bn_backward_range, &job, c, 3.0 * n * c * s);
     Py_END_ALLOW_THREADS
     release_all(b, 8);
     Py_RETURN_NONE;
@@ -591,6 +969,18 @@ static PyMethodDef methods[] = {
     {"add", strided_add, METH_VARARGS,
      "add(dst, src): dst += src for two float32 or two float64 arrays of "
      "one shape (no broadcasting; they must not overlap)."},
+    {"im2col_2d", im2col_2d, METH_VARARGS,
+     "im2col_2d(col, img, (sy, sx, ph, pw, dy, dx)): col, C-contiguous "
+     "(c, kh, kw, b, oh, ow), takes the windows of img (b, c, h, w), zeros "
+     "where they cross its border (items of 2, 4 or 8 bytes)."},
+    {"col2im_2d", col2im_2d, METH_VARARGS,
+     "col2im_2d(img, col, (sy, sx, ph, pw, dy, dx)): img, C-contiguous "
+     "(b, c, h, w), becomes the sums of the windows in col (the adjoint of "
+     "im2col_2d; float32 or float64)."},
+    {"set_threads", set_threads, METH_O,
+     "set_threads(n): im2col_2d, col2im_2d, bn_forward and bn_backward "
+     "split their channels among up to n threads (1 by default; at most "
+     "16); returns the number set."},
     {"bn_forward", bn_forward, METH_VARARGS,
      "bn_forward(y, x, n, c, s, gamma, beta, eps, mean, var): batch "
      "normalization of x, C-contiguous (n, c, s), over n and s, into y; "

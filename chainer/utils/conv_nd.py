@@ -10,6 +10,7 @@ same code runs on NumPy and CuPy arrays.
 """
 
 import itertools
+import os
 
 import numpy
 
@@ -20,6 +21,19 @@ try:
     from chainer.utils import _loops  # C loops, built where a compiler is
 except ImportError:  # pragma: no cover - a build without one: NumPy alone
     _loops = None
+
+
+def _cpus():
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not on Linux
+        return os.cpu_count() or 1
+
+
+if _loops is not None:
+    # The loops that work channel by channel use the CPUs this process may
+    # run on (NumPy's own loops use one).
+    _loops.set_threads(_cpus())
 
 
 def as_tuple(x, n):

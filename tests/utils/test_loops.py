@@ -156,3 +156,97 @@ def test_convolutions_same_bytes_both_ways(monkeypatch, dtype, groups):
     with_loops = _conv_step(dtype, groups)
     monkeypatch.setattr(conv_nd, '_loops', None)
     assert _conv_step(dtype, groups) == with_loops
+
+
+@pytest.fixture(params=[1, 3])
+def threads(request):
+    """Runs a test with the channel loops on one thread and on three."""
+    if loops is None:
+        pytest.skip('the C loops are not built')
+    loops.set_threads(request.param)
+    yield request.param
+    loops.set_threads(conv_nd._cpus())
+
+
+_GEOMETRIES = [  # (b, c, h, w), (kh, kw), (sy, sx, ph, pw, dy, dx), cover_all
+    ((2, 3, 7, 6), (3, 2), (1, 1, 1, 0, 1, 1), False),
+    ((3, 2, 9, 8), (3, 3), (2, 2, 1, 1, 1, 1), True),
+    ((1, 4, 5, 5), (2, 3), (2, 1, 3, 2, 2, 1), False),
+    ((2, 2, 6, 7), (3, 3), (1, 3, 0, 2, 1, 2), True),
+    ((1, 1, 4, 4), (5, 5), (1, 1, 2, 2, 1, 1), False),
+    ((4, 64, 8, 8), (3, 3), (1, 1, 1, 1, 1, 1), False),  # split channels
+]
+
+
+@pytest.mark.parametrize('shape,ksize,geom,cover_all', _GEOMETRIES)
+@pytest.mark.parametrize('dtype', [numpy.float16, numpy.float32,
+                                   numpy.float64])
+def test_im2col_2d_is_the_padded_window_copy(threads, shape, ksize, geom,
+                                             cover_all, dtype):
+    x = numpy.random.RandomState(6).randn(*shape).astype(dtype)
+    x = x[:, :, :, ::-1]  # a strided image
+    view = conv_nd.im2col_view(x, ksize, geom[:2], geom[2:4], 0, cover_all,
+                               geom[4:])
+    want = numpy.ascontiguousarray(view.transpose(1, 2, 3, 0, 4, 5))
+    got = numpy.full_like(want, numpy.nan)
+    loops.im2col_2d(got, x, geom)
+    assert got.tobytes() == want.tobytes()
+
+
+@pytest.mark.parametrize('shape,ksize,geom,cover_all', _GEOMETRIES)
+@pytest.mark.parametrize('dtype', [numpy.float32, numpy.float64])
+def test_col2im_2d_is_the_windowed_sum(threads, shape, ksize, geom,
+                                       cover_all, dtype):
+    x = numpy.zeros(shape, dtype)
+    outs = conv_nd.conv_outs(shape[2:], ksize, geom[:2], geom[2:4],
+                             cover_all, geom[4:])
+    rng = numpy.random.RandomState(7)
+    col = rng.randn(shape[1], *ksize, shape[0], *outs).astype(dtype)
+    col.flat[::5] = -0.0
+    want = conv_nd.col2im_add(numpy.moveaxis(col, 3, 0), geom[:2],
+                              geom[2:4], shape[2:], geom[4:])
+    got = numpy.full_like(x, numpy.nan)
+    loops.col2im_2d(got, col, geom)
+    assert got.tobytes() == numpy.ascontiguousarray(want).tobytes()
+
+
+def test_batch_normalization_same_bytes_on_any_threads():
+    if loops is None:
+        pytest.skip('the C loops are not built')
+    rng = numpy.random.RandomState(8)
+    x = rng.randn(4, 64, 9, 9).astype(numpy.float32)
+    g, b = rng.rand(64).astype(numpy.float32), rng.randn(64).astype(
+        numpy.float32)
+    gy = rng.randn(*x.shape).astype(numpy.float32)
+    got = []
+    for t in (1, 2, 5):
+        loops.set_threads(t)
+        v = chainer.Variable(x)
+        y = F.batch_normalization(v, g, b)
+        y.grad = gy
+        y.backward()
+        got.append((y.array.tobytes(), v.grad.tobytes()))
+    loops.set_threads(conv_nd._cpus())
+    assert got[0] == got[1] == got[2]
+
+
+@needs_loops
+def test_window_loops_refuse_bad_arguments():
+    x = numpy.zeros((2, 3, 4, 4), numpy.float32)
+    col = numpy.zeros((3, 2, 2, 2, 3, 3), numpy.float32)
+    geom = (1, 1, 0, 0, 1, 1)
+    with pytest.raises(ValueError, match='columns'):
+        loops.im2col_2d(col[:2], x, geom)
+    with pytest.raises(ValueError, match='columns'):
+        loops.im2col_2d(col, x, (0, 1, 0, 0, 1, 1))
+    with pytest.raises(ValueError, match='4-d image'):
+        loops.im2col_2d(col, x[0], geom)
+    with pytest.raises(TypeError, match='float32 or float64'):
+        loops.col2im_2d(x.astype(numpy.float16), col.astype(numpy.float16),
+                        geom)
+    with pytest.raises((TypeError, BufferError, ValueError)):
+        loops.col2im_2d(x[:, :, :, ::2], col, geom)  # not C-contiguous
+    with pytest.raises(TypeError, match='float32 or float64'):
+        loops.bn_forward(numpy.zeros(3, numpy.int32), numpy.zeros(
+            3, numpy.int32), 1, 1, 3, numpy.ones(1), numpy.ones(1), 1e-5,
+            numpy.ones(1), numpy.ones(1))

@@ -36,9 +36,9 @@ def _deconv64(x, W, stride, outsize):
     return img[:, :, :H, :Wd]
 
 
-@pytest.mark.parametrize('chunk_bytes', [1 << 21, 1])
+@pytest.mark.parametrize('chunk_bytes', [1 << 23, 50000, 1])
 def test_deconv_forward_close_to_float64(monkeypatch, chunk_bytes):
-    # Several samples per GEMM (a partial last chunk too), and one.
+    # All samples in one GEMM, several (a partial last chunk too), one.
     monkeypatch.setattr(_conv, '_CHUNK_BYTES', chunk_bytes)
     rng = _rng()
     x = rng.randn(37, 24, 6, 6).astype(numpy.float32)
@@ -54,7 +54,7 @@ def test_deconv_forward_close_to_float64(monkeypatch, chunk_bytes):
         assert again.tobytes() == y.tobytes()
 
 
-@pytest.mark.parametrize('chunk_bytes', [1 << 21, 1])
+@pytest.mark.parametrize('chunk_bytes', [1 << 23, 50000, 1])
 def test_conv_forward_and_grad_w_close_to_float64(monkeypatch, chunk_bytes):
     monkeypatch.setattr(_conv, '_CHUNK_BYTES', chunk_bytes)
     rng = _rng()
