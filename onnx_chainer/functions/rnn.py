@@ -2,6 +2,7 @@
 subgraph), and the ``F.n_step_*`` functions as ONNX's LSTM, GRU and RNN."""
 
 import contextlib
+import threading
 
 import numpy
 
@@ -54,42 +55,60 @@ _NATIVE = {
 _N_WEIGHTS = {'NStepLSTM': 8, 'NStepGRU': 6, 'NStepRNN': 2}
 
 
+_exporting = threading.local()  # .input_ids while this thread exports
+_lock = threading.Lock()
+_installed = []                  # (module, name, original) while in use
+_blocks = [0]                    # the blocks in flight, in all threads
+
+
 @contextlib.contextmanager
 def native_rnns(graph_inputs=()):
     """Within the block, each call of ``F.n_step_lstm``, ``n_step_gru``,
-    ``n_step_rnn`` (and the ``bi`` ones, and the ``NStep*`` links) applies
-    one FunctionNode (``NStepLSTM``, ``NStepGRU``, ``NStepRNN``).
+    ``n_step_rnn`` (and the ``bi`` ones, and the ``NStep*`` links) in this
+    thread applies one FunctionNode (``NStepLSTM``, ``NStepGRU``,
+    ``NStepRNN``). The functions are replaced while any thread is in such
+    a block; other threads' calls run the originals.
 
     Args:
         graph_inputs: The Variables that are inputs of the exported graph
             (an all-zero initial state that is not one of them is a
             constant, exported as ONNX's default zero state).
     """
-    import importlib
-    input_ids = {id(v) for v in graph_inputs}
-    saved = []
+    with _lock:
+        if not _installed:
+            import importlib
+            for attr, (module_name, key) in _NATIVE.items():
+                module = importlib.import_module(module_name)
+                original = getattr(module, attr)
+                _installed.append((module, attr, original))
+                setattr(module, attr, _native(original, key))
+        _blocks[0] += 1
+    outer = getattr(_exporting, 'input_ids', None)
+    _exporting.input_ids = {id(v) for v in graph_inputs}
     try:
-        for attr, (module_name, key) in _NATIVE.items():
-            module = importlib.import_module(module_name)
-            original = getattr(module, attr)
-            saved.append((module, attr, original))
-            setattr(module, attr, _native(original, key, input_ids))
         yield
     finally:
-        for module, attr, original in reversed(saved):
-            setattr(module, attr, original)
+        _exporting.input_ids = outer
+        with _lock:
+            _blocks[0] -= 1
+            if not _blocks[0]:
+                for module, attr, original in _installed:
+                    setattr(module, attr, original)
+                del _installed[:]
 
 
-def _native(original, key, input_ids):
+def _native(original, key):
     import inspect
     signature = inspect.signature(original)
 
     def call(*args, **kwargs):
+        input_ids = getattr(_exporting, 'input_ids', None)
         try:
             a = signature.bind(*args, **kwargs).arguments
         except TypeError:
             a = None
-        if a is None or a.get('kwargs') or not _expressible(a):
+        if input_ids is None or a is None or a.get('kwargs') or \
+                not _expressible(a):
             return original(*args, **kwargs)
         a = dict(a)
         for s in ('hx', 'cx'):

@@ -95,3 +95,33 @@ def test_n_step_unrolled_where_onnx_cannot():
     # The patch is gone after the export.
     from chainer.functions.rnn import n_step_lstm
     assert not hasattr(n_step_lstm.n_step_lstm_base, '__wrapped__')
+
+
+def test_n_step_other_threads_run_the_original():
+    # While one thread exports, another's n_step_lstm records the unrolled
+    # graph; after both, the module holds the original again.
+    import threading
+    import onnx_chainer
+    from chainer.functions.rnn import n_step_lstm as module
+    ws, bs = _weights(1, 1, 8, 3, 4)
+    inside, done = threading.Event(), threading.Event()
+    seen = []
+
+    def forward(*xs):
+        inside.set()
+        done.wait(10)
+        return F.n_step_lstm(1, 0.0, None, None, ws, bs, list(xs))[0]
+
+    def other():
+        inside.wait(10)
+        hy = F.n_step_lstm(1, 0.0, None, None, ws, bs, [rand(2, 3)])[0]
+        seen.append(type(hy.creator).__name__)
+        done.set()
+
+    thread = threading.Thread(target=other)
+    thread.start()
+    onnx_model = onnx_chainer.export(Fn(forward), (rand(2, 3),))
+    thread.join()
+    assert seen == ['Stack']
+    assert 'LSTM' in {n.op_type for n in onnx_model.graph.node}
+    assert not hasattr(module.n_step_lstm_base, '__wrapped__')
