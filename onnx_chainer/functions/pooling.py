@@ -68,16 +68,11 @@ def roi_pooling_2d(p, g):
 def roi_align_2d(p, g):
     f = p.func
     mode = 'max' if p.key == 'ROIMaxAlign2D' else 'avg'
-    if mode == 'max':
-        # onnxruntime's 'max' takes the largest of the weighted corners of
-        # each sample, not of the bilinear samples themselves.
-        raise unsupported(p, "RoiAlign's mode 'max' is not the maximum of "
-                          'the bilinear samples that roi_max_align_2d '
-                          'takes')
     ratio = f.sampling_ratio or (0, 0)
-    if ratio[0] != ratio[1]:
-        raise unsupported(p, 'RoiAlign has one sampling_ratio for both '
-                          'axes, not {}'.format(ratio))
+    if mode == 'max' or ratio[0] != ratio[1]:
+        # onnxruntime's RoiAlign 'max' takes the largest of the weighted
+        # corners of each sample, not of the bilinear samples themselves.
+        return _roi_align_written_out(p, g, mode)
     x, rois, indices = p.input_names
     # Chainer's RoIs are (y_min, x_min, y_max, x_max), ONNX's (x1, y1, x2,
     # y2); Chainer samples without the half-pixel shift.
@@ -89,6 +84,93 @@ def roi_align_2d(p, g):
           output_height=f.outsize[0], output_width=f.outsize[1],
           sampling_ratio=int(ratio[0]),
           spatial_scale=float(f.spatial_scale), **attrs)
+
+
+def _roi_align_written_out(p, g, mode):
+    """RoI align from Gather, GatherElements and arithmetic, as Chainer
+    computes it (the sample coordinates and weights in float64), for a
+    fixed number of samples per bin: the samples of each bin are laid out
+    on axes 3 and 5 of ``(R, C, oh, gh, ow, gw)`` and reduced."""
+    f = p.func
+    if f.sampling_ratio is None:
+        raise unsupported(p, 'RoiAlign cannot take the maximum of the '
+                          'samples, and written out the number of samples '
+                          'per bin must not depend on the RoIs: give '
+                          'sampling_ratio')
+    if g.opset < 11:
+        raise unsupported(p, 'the RoI align written out needs '
+                          'GatherElements (opset 11)')
+    x, rois, indices = p.input_names
+    n, c, h, w = p.in_shapes[0]
+    n_rois = p.in_shapes[1][0]
+    (oh, ow), (gh, gw) = f.outsize, f.sampling_ratio
+    acc = numpy.float64 if p.dtype == numpy.float64 else numpy.float32
+    f64 = numpy.float64
+    r = g.emit('Mul', [g.cast(rois, f64), g.scalar(f.spatial_scale, f64)])
+    ys, xs, ye, xe = g.split(r, [1, 1, 1, 1], 1)
+    one = g.scalar(1, f64)
+
+    def axis(start, end, n_out, n_in, size):
+        # The sample coordinates (R, n_out * n_in), bin-major, and their
+        # bilinear corners, weights and whether they are in the map.
+        length = g.emit('Max', [g.emit('Sub', [end, start]), one])
+        step = g.emit('Div', [length, g.scalar(n_out, f64)])
+        k = numpy.repeat(numpy.arange(n_out, dtype=f64), n_in)[None]
+        i = numpy.tile(numpy.arange(n_in, dtype=f64) + .5, n_out)[None]
+        pos = g.emit('Add', [
+            g.emit('Add', [start, g.emit('Mul', [g.const(k), step])]),
+            g.emit('Div', [g.emit('Mul', [g.const(i), step]),
+                           g.scalar(n_in, f64)])])
+        inside = g.emit('And', [
+            g.emit('Not', [g.emit('Less', [pos, g.scalar(-1, f64)])]),
+            g.emit('Not', [g.emit('Greater', [pos, g.scalar(size, f64)])])])
+        pos = g.emit('Max', [pos, g.scalar(0, f64)])
+        low = g.emit('Floor', [pos])
+        last = g.scalar(size - 1, f64)
+        edge = g.emit('Not', [g.emit('Less', [low, last])])
+        low = g.emit('Where', [edge, last, low])
+        high = g.emit('Where', [edge, last, g.emit('Add', [low, one])])
+        frac = g.emit('Sub', [g.emit('Where', [edge, low, pos]), low])
+        return ((g.cast(low, numpy.int64), g.emit('Sub', [one, frac])),
+                (g.cast(high, numpy.int64), frac), inside)
+
+    *y_corners, y_in = axis(ys, ye, oh, gh, h)
+    *x_corners, x_in = axis(xs, xe, ow, gw, w)
+    py, px = oh * gh, ow * gw
+    valid = g.emit('And', [g.unsqueeze(y_in, [2]), g.unsqueeze(x_in, [1])])
+    valid_f = g.cast(valid, f64)
+    # (R, C, H*W): the feature map of each RoI's image
+    planes = g.emit('Gather', [g.reshape(x, (n, c, h * w)),
+                               g.cast(indices, numpy.int64)], axis=0)
+    if p.dtype != acc:
+        planes = g.cast(planes, acc)
+    v = None
+    for yi, wy in y_corners:
+        for xi, wx in x_corners:
+            sp = g.emit('Add', [
+                g.emit('Mul', [g.unsqueeze(yi, [2]), g.scalar(w, numpy.int64)]),
+                g.unsqueeze(xi, [1])])
+            sp = g.emit('Expand', [g.reshape(sp, (n_rois, 1, py * px)),
+                                   g.ints((n_rois, c, py * px))])
+            wt = g.emit('Mul', [g.emit('Mul', [g.unsqueeze(wy, [2]),
+                                               g.unsqueeze(wx, [1])]),
+                                valid_f])
+            wt = g.cast(g.reshape(wt, (n_rois, 1, py * px)), acc)
+            t = g.emit('Mul', [g.emit('GatherElements', [planes, sp],
+                                      axis=2), wt])
+            v = t if v is None else g.emit('Add', [v, t])
+    v = g.reshape(v, (n_rois, c, oh, gh, ow, gw))
+    if mode == 'max':
+        # (a bin without a sample inside the map stays at -inf, as Chainer)
+        valid = g.reshape(valid, (n_rois, 1, oh, gh, ow, gw))
+        v = g.emit('Where', [valid, v, g.scalar(-numpy.inf, acc)])
+        y = g.reduce('ReduceMax', v, (3, 5), False)
+    else:
+        y = g.emit('Div', [g.reduce('ReduceSum', v, (3, 5), False),
+                           g.scalar(gh * gw, acc)])
+    if p.dtype != acc:
+        y = g.cast(y, p.dtype)
+    g.out('Identity', [y])
 
 
 @converts('Upsampling2D', since=9)

@@ -71,16 +71,38 @@ def test_roi_average_align_2d(sampling_ratio, scale):
           opsets=(10, 16, 21), since=10)
 
 
-@pytest.mark.parametrize('fn,match', [
-    (lambda x, r, i: F.roi_max_align_2d(x, r, i, 2, 1.0, 2), "'max'"),
-    (lambda x, r, i: F.roi_average_align_2d(x, r, i, 2, 1.0, (1, 2)),
-     'one sampling_ratio'),
+@pytest.mark.parametrize('sampling_ratio,scale', [(2, 1.0), ((1, 3), 0.6)])
+def test_roi_max_align_2d(sampling_ratio, scale):
+    # Written out (RoiAlign's 'max' is another maximum): the same samples
+    # and weights in the same order, so the same numbers; a RoI outside
+    # the map gives -inf, as Chainer's.
+    rois = numpy.concatenate([_ROIS, [[-5, -5, -3, -2]]]).astype('f')
+    indices = numpy.append(_ROI_INDICES, 0).astype(numpy.int32)
+    model = Fn(lambda x, r, i: F.roi_max_align_2d(
+        x, r, i, (3, 4), scale, sampling_ratio))
+    check(model, (rand(2, 3, 12, 10), rois, indices),
+          opsets=(11, 16, LATEST), since=11, rtol=0, atol=0)
+
+
+def test_roi_average_align_2d_two_ratios():
+    # RoiAlign has one sampling_ratio: written out too.
+    model = Fn(lambda x, r, i: F.roi_average_align_2d(
+        x, r, i, (3, 4), 0.6, (1, 3)))
+    check(model, (rand(2, 3, 12, 10), _ROIS, _ROI_INDICES),
+          opsets=(11, LATEST), since=11)
+
+
+@pytest.mark.parametrize('sampling_ratio,opset,match', [
+    (None, 16, 'give sampling_ratio'),
+    (2, 10, 'opset 11'),
 ])
-def test_roi_align_2d_refused(fn, match):
+def test_roi_max_align_2d_refused(sampling_ratio, opset, match):
     import onnx_chainer
+    model = Fn(lambda x, r, i: F.roi_max_align_2d(x, r, i, 2, 1.0,
+                                                  sampling_ratio))
     with pytest.raises(ValueError, match=match):
-        onnx_chainer.export(Fn(fn), (rand(1, 2, 6, 6), _ROIS[:1],
-                                     _ROI_INDICES[:1]), opset_version=16)
+        onnx_chainer.export(model, (rand(1, 2, 6, 6), _ROIS[:1],
+                                    _ROI_INDICES[:1]), opset_version=opset)
 
 
 @pytest.mark.parametrize('ksize,stride,pad,cover_all,since', [
