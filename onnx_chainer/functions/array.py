@@ -431,3 +431,22 @@ def get_item(p, g):
     if x == p.x:
         return g.out('Identity', [x])
     return g.nodes(output_names=p.output_names)
+
+
+@converts('PadSequence')
+def pad_sequence(p, g):
+    """Each sequence padded at its end to the length, then stacked."""
+    shapes = p.in_shapes
+    length = p.func.length
+    if length is None:
+        length = max(s[0] for s in shapes)
+    rows = []
+    for x, shape in zip(p.input_names, shapes):
+        if shape[0] < length:
+            ndim = len(shape)
+            pads = [0] * ndim + [length - shape[0]] + [0] * (ndim - 1)
+            x = g.pad(x, pads, 'constant', p.func.padding, p.dtype)
+        rows.append(g.unsqueeze(x, [0]))
+    if len(rows) == 1:
+        return g.out('Identity', rows)
+    g.out('Concat', rows, axis=0)

@@ -149,3 +149,10 @@ def test_needs_newer_opset():
     model = Fn(lambda x: F.flip(x, 0))
     with pytest.raises(ValueError, match=r'Flip \(Flip_0\) needs opset 10'):
         onnx_chainer.export(model, rand(2, 3), opset_version=9)
+
+
+@pytest.mark.parametrize('length,padding', [(None, 0.), (5, -1.5)])
+def test_pad_sequence(length, padding):
+    xs = (rand(3, 2), rand(1, 2), rand(4, 2))
+    model = Fn(lambda *xs: F.pad_sequence(list(xs), length, padding))
+    check(model, xs)
