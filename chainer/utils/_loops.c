@@ -271,9 +271,9 @@ fail:
 
 /* ---- channels split among threads ------------------------------------ */
 
-/* The kernels below work channel by channel, so the channels can go to
- * several threads (the same arithmetic, in the same order, whatever the
- * split).  Threads are started per call (tens of microseconds), only for
+/* The kernels below work channel by channel (or row by row), so the
+ * channels can go to several threads (the same arithmetic, in the same
+ * order, whatever the split).  Threads are started per call (tens of microseconds), only for
  * calls with enough work; set_threads sets how many, 1 by default. */
 #define MAX_THREADS 16
 #define MIN_WORK 65536  /* items per thread */
@@ -383,42 +383,52 @@ inside(Py_ssize_t first, Py_ssize_t step, Py_ssize_t n, Py_ssize_t size,
 }
 
 /* dst (c, kh, kw, b, oh, ow), C-contiguous, takes the windows of the image
- * (zeros outside it). */
+ * (zeros outside it), its rows (c, ky, kx) r0 to r1 - 1. */
 #define IM2COL(T)                                                           \
 static void                                                                 \
-im2col_##T(T *dst, const T *src, const win2d *g, Py_ssize_t c0,             \
-           Py_ssize_t c1)                                                   \
+im2col_##T(T *dst, const T *src, const win2d *g, Py_ssize_t r0,             \
+           Py_ssize_t r1)                                                   \
 {                                                                           \
-    dst += c0 * g->kh * g->kw * g->b * g->oh * g->ow;                       \
-    for (Py_ssize_t c = c0; c < c1; c++)                                    \
-    for (Py_ssize_t ky = 0; ky < g->kh; ky++)                               \
-    for (Py_ssize_t kx = 0; kx < g->kw; kx++) {                             \
+    Py_ssize_t ow = g->ow, block = g->oh * ow;                              \
+    Py_ssize_t ystep = g->sy * g->sh, xstep = g->sx * g->sw;                \
+    for (Py_ssize_t r = r0; r < r1; r++) {                                  \
+        Py_ssize_t c = r / (g->kh * g->kw);                                 \
+        Py_ssize_t ky = r / g->kw % g->kh, kx = r % g->kw;                  \
         Py_ssize_t ylo, yhi, xlo, xhi;                                      \
         inside(ky * g->dy - g->ph, g->sy, g->oh, g->h, &ylo, &yhi);         \
-        inside(kx * g->dx - g->pw, g->sx, g->ow, g->w, &xlo, &xhi);         \
-        Py_ssize_t step = g->sx * g->sw;                                    \
-        for (Py_ssize_t b = 0; b < g->b; b++)                               \
-        for (Py_ssize_t oy = 0; oy < g->oh; oy++, dst += g->ow) {           \
-            Py_ssize_t i = 0;                                               \
-            if (oy >= ylo && oy < yhi) {                                    \
-                for (; i < xlo; i++) {                                      \
-                    dst[i] = 0;                                             \
+        inside(kx * g->dx - g->pw, g->sx, ow, g->w, &xlo, &xhi);            \
+        Py_ssize_t len = xhi - xlo;                                         \
+        for (Py_ssize_t b = 0; b < g->b; b++) {                             \
+            T *d = dst + (r * g->b + b) * block;                            \
+            for (Py_ssize_t i = 0; i < ylo * ow; i++) {                     \
+                d[i] = 0;                                                   \
+            }                                                               \
+            for (Py_ssize_t i = yhi * ow; i < block; i++) {                 \
+                d[i] = 0;                                                   \
+            }                                                               \
+            if (ylo == yhi) {                                               \
+                continue;                                                   \
+            }                                                               \
+            const T *row = src + b * g->sb + c * g->sc +                    \
+                (ylo * g->sy - g->ph + ky * g->dy) * g->sh +                \
+                (xlo * g->sx - g->pw + kx * g->dx) * g->sw;                 \
+            for (Py_ssize_t oy = ylo; oy < yhi; oy++, row += ystep) {       \
+                T *out = d + oy * ow;                                       \
+                for (Py_ssize_t i = 0; i < xlo; i++) {                      \
+                    out[i] = 0;                                             \
                 }                                                           \
-                const T *row = src + b * g->sb + c * g->sc +                \
-                    (oy * g->sy - g->ph + ky * g->dy) * g->sh +             \
-                    (xlo * g->sx - g->pw + kx * g->dx) * g->sw;             \
-                if (step == 1) {                                            \
-                    for (; i < xhi; i++) {                                  \
-                        dst[i] = row[i - xlo];                              \
+                if (xstep == 1) {                                           \
+                    for (Py_ssize_t i = 0; i < len; i++) {                  \
+                        out[xlo + i] = row[i];                              \
                     }                                                       \
                 } else {                                                    \
-                    for (; i < xhi; i++) {                                  \
-                        dst[i] = row[(i - xlo) * step];                     \
+                    for (Py_ssize_t i = 0; i < len; i++) {                  \
+                        out[xlo + i] = row[i * xstep];                      \
                     }                                                       \
                 }                                                           \
-            }                                                               \
-            for (; i < g->ow; i++) {                                        \
-                dst[i] = 0;                                                 \
+                for (Py_ssize_t i = xhi; i < ow; i++) {                     \
+                    out[i] = 0;                                             \
+                }                                                           \
             }                                                               \
         }                                                                   \
     }                                                                       \
@@ -429,15 +439,15 @@ IM2COL(uint32_t)
 IM2COL(uint64_t)
 
 /* img (b, c, h, w), C-contiguous, becomes the sums of the windows of col
- * (c, kh, kw, b, oh, ow), C-contiguous: each pixel starts from +0.0 and
- * takes its windows in (ky, kx) order. */
+ * (c, kh, kw, b, oh, ow), C-contiguous, its channels c0 to c1 - 1: each
+ * pixel starts from +0.0 and takes its windows in (ky, kx) order. */
 #define COL2IM(T)                                                           \
 static void                                                                 \
 col2im_##T(T *img, const T *col, const win2d *g, Py_ssize_t c0,             \
            Py_ssize_t c1)                                                   \
 {                                                                           \
-    Py_ssize_t plane = g->h * g->w;                                         \
-    col += c0 * g->kh * g->kw * g->b * g->oh * g->ow;                       \
+    Py_ssize_t plane = g->h * g->w, ow = g->ow, block = g->oh * ow;         \
+    Py_ssize_t ystep = g->sy * g->w, sx = g->sx;                            \
     for (Py_ssize_t c = c0; c < c1; c++) {                                  \
         for (Py_ssize_t b = 0; b < g->b; b++) {                             \
             memset(img + (b * g->c + c) * plane, 0, sizeof(T) * plane);     \
@@ -446,22 +456,28 @@ col2im_##T(T *img, const T *col, const win2d *g, Py_ssize_t c0,             \
         for (Py_ssize_t kx = 0; kx < g->kw; kx++) {                         \
             Py_ssize_t ylo, yhi, xlo, xhi;                                  \
             inside(ky * g->dy - g->ph, g->sy, g->oh, g->h, &ylo, &yhi);     \
-            inside(kx * g->dx - g->pw, g->sx, g->ow, g->w, &xlo, &xhi);     \
-            for (Py_ssize_t b = 0; b < g->b; b++)                           \
-            for (Py_ssize_t oy = 0; oy < g->oh; oy++, col += g->ow) {       \
-                if (oy < ylo || oy >= yhi) {                                \
-                    continue;                                               \
-                }                                                           \
+            inside(kx * g->dx - g->pw, sx, ow, g->w, &xlo, &xhi);           \
+            Py_ssize_t len = xhi - xlo;                                     \
+            if (ylo == yhi || len == 0) {                                   \
+                continue;                                                   \
+            }                                                               \
+            const T *cols = col + ((c * g->kh + ky) * g->kw + kx) * g->b *  \
+                block + ylo * ow + xlo;                                     \
+            for (Py_ssize_t b = 0; b < g->b; b++) {                         \
                 T *row = img + (b * g->c + c) * plane +                     \
-                    (oy * g->sy - g->ph + ky * g->dy) * g->w +              \
-                    xlo * g->sx - g->pw + kx * g->dx;                       \
-                if (g->sx == 1) {                                           \
-                    for (Py_ssize_t i = xlo; i < xhi; i++) {                \
-                        row[i - xlo] += col[i];                             \
-                    }                                                       \
-                } else {                                                    \
-                    for (Py_ssize_t i = xlo; i < xhi; i++) {                \
-                        row[(i - xlo) * g->sx] += col[i];                   \
+                    (ylo * g->sy - g->ph + ky * g->dy) * g->w +             \
+                    xlo * sx - g->pw + kx * g->dx;                          \
+                const T *in = cols + b * block;                             \
+                for (Py_ssize_t oy = ylo; oy < yhi;                         \
+                     oy++, row += ystep, in += ow) {                        \
+                    if (sx == 1) {                                          \
+                        for (Py_ssize_t i = 0; i < len; i++) {              \
+                            row[i] += in[i];                                \
+                        }                                                   \
+                    } else {                                                \
+                        for (Py_ssize_t i = 0; i < len; i++) {              \
+                            row[i * sx] += in[i];                           \
+                        }                                                   \
                     }                                                       \
                 }                                                           \
             }                                                               \
@@ -591,7 +607,9 @@ windows_2d(PyObject *args, int sums)
         goto fail;
     }
     Py_BEGIN_ALLOW_THREADS
-    split(win_range, &job, job.g.c, (double)col.len / col.itemsize);
+    /* im2col splits its rows, col2im its channels (whose windows overlap) */
+    split(win_range, &job, sums ? job.g.c : job.g.c * job.g.kh * job.g.kw,
+          (double)col.len / col.itemsize);
     Py_END_ALLOW_THREADS
     PyBuffer_Release(&img);
     PyBuffer_Release(&col);
