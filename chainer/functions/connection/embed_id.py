@@ -4,8 +4,9 @@ import numpy
 
 import chainer
 from chainer import backend
-from chainer.function_node import FunctionNode
+from chainer.function_node import FunctionNode, _graph_free
 from chainer.functions._errors import invalid_type, names_bad_arguments
+from chainer.variable import _new_variable
 
 
 class EmbedIDFunction(FunctionNode):
@@ -47,6 +48,42 @@ class EmbedIDFunction(FunctionNode):
         return None, EmbedIDGrad(self._w_shape, self.ignore_label).apply(
             (x, grad_outputs[0]))[0]
 
+    def backward_accumulate(self, indexes, grad_outputs, grad_inputs):
+        data = self._retained_in_data
+        gy = grad_outputs[0]
+        if not _graph_free(data) or gy is None or indexes != (1,) or \
+                gy.dtype != self.inputs[1].dtype:
+            return super().backward_accumulate(indexes, grad_outputs,
+                                               grad_inputs)
+        # First order: the rows of gy added into a copy of the gradient W
+        # has so far (an embedding used at every step keeps one partial
+        # sum, not one weight-sized gradient per step summed at the end).
+        g = grad_inputs[0]
+        if g is None:
+            xp = backend.get_array_module(gy.array)
+            gW = xp.zeros(self._w_shape, gy.dtype)
+        else:
+            gW = g.array.copy()
+        _scatter_add(gW, data[0], gy.array, self.ignore_label)
+        return _new_variable(gW),
+
+
+def _scatter_add(gW, x, gy, ignore_label):
+    """``gW[x[k]] += gy[k]`` for every k, repeated ids summed."""
+    x = x.ravel()
+    gy = gy.reshape(x.size, -1)
+    if ignore_label is not None:
+        keep = x != ignore_label
+        x, gy = x[keep], gy[keep]
+    xp = backend.get_array_module(x)
+    if xp is not numpy:
+        import cupyx
+        cupyx.scatter_add(gW, x, gy)
+    elif len(numpy.unique(x)) == len(x):
+        gW[x] += gy  # distinct ids: a plain indexed add, the same sums
+    else:
+        numpy.add.at(gW, x, gy)
+
 
 class EmbedIDGrad(FunctionNode):
     """The gradient of :class:`EmbedIDFunction` in ``W``: rows of ``gy``
@@ -61,16 +98,7 @@ class EmbedIDGrad(FunctionNode):
         self.retain_inputs((0,))
         xp = backend.get_array_module(x)
         gW = xp.zeros(self.w_shape, gy.dtype)
-        x = x.ravel()
-        gy = gy.reshape(x.size, -1)
-        if self.ignore_label is not None:
-            keep = x != self.ignore_label
-            x, gy = x[keep], gy[keep]
-        if xp.__name__ == 'numpy':
-            xp.add.at(gW, x, gy)
-        else:
-            import cupyx
-            cupyx.scatter_add(gW, x, gy)
+        _scatter_add(gW, x, gy, self.ignore_label)
         return gW,
 
     def backward(self, indexes, grad_outputs):
