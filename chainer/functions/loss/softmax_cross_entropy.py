@@ -59,31 +59,49 @@ class SoftmaxCrossEntropy(FunctionNode):
             self.retain_inputs((0,))
         self._t = t
         self._n = x.shape[0]
-
-        # Chainer's order of operations, so the loss matches it bit for bit:
-        # log_y = x - logsumexp(x), the softmax cache is exp(log_y), and the
-        # mean is sum(log_p) * -(1 / count) in x's dtype.
-        log_y = log_softmax_array(xp, x)
-        if self.cache_score and not self.enable_double_backprop:
-            self.y = xp.exp(log_y)
-        if soft:
-            return self._forward_soft(xp, log_y, t)
-
-        ignore = self.ignore_label
-        valid = t != ignore
-        tt = xp.where(valid, t, 0) if ignore is not None else t
-        log_p = xp.take_along_axis(log_y, xp.expand_dims(tt, 1), 1)[:, 0]
-        weight = valid.astype(x.dtype)
-        if self.class_weight is not None:
-            weight *= xp.asarray(self.class_weight, x.dtype)[tt]
+        if soft or x.ndim != 2:
+            # log_y = x - logsumexp(x), in Chainer's order of operations.
+            log_y = log_softmax_array(xp, x)
+            if self.cache_score and not self.enable_double_backprop:
+                self.y = xp.exp(log_y)
+            if soft:
+                return self._forward_soft(xp, log_y, t)
+            tt, weight = self._labels(xp, x, t)
+            log_p = xp.take_along_axis(log_y, xp.expand_dims(tt, 1), 1)[:, 0]
+        else:
+            # A matrix of logits: only the labels' log-probabilities are
+            # formed, (x[t] - m) - log(sum(exp(x - m))) with m the row's
+            # maximum, in five passes over x and one temporary (which
+            # becomes the cached softmax).
+            tt, weight = self._labels(xp, x, t)
+            m = x.max(axis=1, keepdims=True)
+            e = x - m
+            xp.exp(e, out=e)
+            s = e.sum(axis=1, keepdims=True)
+            rows = xp.arange(len(x))
+            log_p = (x[rows, tt] - m[:, 0]) - xp.log(s[:, 0])
+            if self.cache_score and not self.enable_double_backprop:
+                e /= s
+                self.y = e
         log_p *= weight
-        self._tt = tt
-        self._weight = weight
         if self.reduce == 'mean':
-            count = valid.sum() if self.normalize else self._n
+            count = self._valid.sum() if self.normalize else self._n
             self._coeff = coeff = 1.0 / xp.maximum(count, 1)
             return (log_p.sum() * (-coeff).astype(x.dtype)).astype(x.dtype),
         return -log_p,
+
+    def _labels(self, xp, x, t):
+        """The labels with the ignored ones set to 0, and each label's
+        weight (0 where ignored)."""
+        ignore = self.ignore_label
+        self._valid = valid = t != ignore
+        tt = xp.where(valid, t, 0) if ignore is not None else t
+        weight = valid.astype(x.dtype)
+        if self.class_weight is not None:
+            weight *= xp.asarray(self.class_weight, x.dtype)[tt]
+        self._tt = tt
+        self._weight = weight
+        return tt, weight
 
     def _forward_soft(self, xp, log_y, t):
         loss = -(t * log_y).sum(axis=1)
@@ -161,13 +179,22 @@ class SoftmaxCrossEntropy(FunctionNode):
             x = self._retained_in_data[0]
             y = xp.exp(log_softmax_array(xp, x))
         t = self._t
+        if self.reduce == 'mean':
+            gy = (gy * self._coeff).astype(y.dtype)
         if self.soft_target:
             gx = y * t.sum(axis=1, keepdims=True) - t
+        elif y.ndim == 2:
+            # (softmax - onehot) * coef in one pass over y, the labels'
+            # entries then corrected (no one-hot matrix)
+            coef = self._weight * gy
+            gx = y * coef[:, None]
+            gx[xp.arange(len(y)), self._tt] -= coef
+            return gx
         else:
             gx = y - _onehot(xp, self._tt, y.shape[1], y.dtype)
             gx *= xp.expand_dims(self._weight, 1)
         if self.reduce == 'mean':
-            gx *= (gy * self._coeff).astype(gx.dtype)
+            gx *= gy
         else:
             gx *= xp.expand_dims(gy, 1)
         return gx
