@@ -49,3 +49,29 @@ def test_debug_mode_checks_ids():
                 F.embed_id(numpy.array(ids, numpy.int32), W)
         y = F.embed_id(numpy.array([-1, 2], numpy.int32), W, ignore_label=-1)
         assert y.shape == (2, 2)
+
+
+def test_weight_used_at_many_steps():
+    # The first-order path sums the steps' gradients into one partial sum
+    # (backward_accumulate); a gradient from another op joins it.
+    rng = numpy.random.RandomState(0)
+    W = chainer.Parameter(rng.randn(6, 3).astype(numpy.float32))
+    steps = [rng.randint(-1, 6, (4,)).astype(numpy.int32) for _ in range(5)]
+    ws = [rng.randn(4, 3).astype(numpy.float32) for _ in range(5)]
+    loss = F.sum(W * W)
+    for ids, w in zip(steps, ws):
+        loss += F.sum(F.embed_id(ids, W, ignore_label=-1) * w)
+    loss.backward()
+    ref = 2 * W.array.astype(numpy.float64)
+    for ids, w in zip(steps, ws):
+        for i, row in zip(ids, w):
+            if i != -1:
+                ref[i] += row
+    numpy.testing.assert_allclose(W.grad, ref, rtol=1e-6, atol=1e-6)
+    # the same through the graph path (double backprop on)
+    W.cleargrad()
+    loss = sum(F.sum(F.embed_id(ids, W, ignore_label=-1) * w)
+               for ids, w in zip(steps, ws))
+    loss.backward(enable_double_backprop=True)
+    numpy.testing.assert_allclose(W.grad, ref - 2 * W.array, rtol=1e-6,
+                                  atol=1e-6)

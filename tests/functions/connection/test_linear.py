@@ -107,3 +107,48 @@ def test_grad_nodes_third_order():
     s = 11.
     numpy.testing.assert_allclose(
         ggx.array, 6 * s * numpy.array([[1., 2.]]) * 7. + 3 * s * s)
+
+
+@pytest.mark.parametrize('batch, n_out', [(3, 50), (50, 3)])
+def test_both_gemm_orders(batch, n_out):
+    # A batch smaller than the output takes the other operand order; the
+    # output is C-ordered either way.
+    rng = numpy.random.RandomState(0)
+    x = rng.randn(batch, 7).astype(numpy.float32)
+    W = rng.randn(n_out, 7).astype(numpy.float32)
+    b = rng.randn(n_out).astype(numpy.float32)
+    for args in ((x, W, b), (x, W)):
+        y = F.linear(*args).array
+        assert y.flags.c_contiguous and y.dtype == numpy.float32
+        ref = x.astype(numpy.float64) @ W.T.astype(numpy.float64)
+        if len(args) == 3:
+            ref += b
+        numpy.testing.assert_allclose(y, ref, rtol=1e-5, atol=1e-5)
+
+
+def test_weight_used_at_many_steps():
+    # The first-order path adds each step's gradients to the inputs'
+    # partial sums (backward_accumulate), with the bias's and x's too.
+    rng = numpy.random.RandomState(0)
+    W = chainer.Parameter(rng.randn(6, 4).astype(numpy.float32))
+    b = chainer.Parameter(rng.randn(6).astype(numpy.float32))
+    h = chainer.Variable(rng.randn(3, 4).astype(numpy.float32))
+    gys = [rng.randn(3, 6).astype(numpy.float32) for _ in range(4)]
+    loss = F.sum(h * h)
+    for gy in gys:
+        loss += F.sum(F.linear(h, W, b) * gy)
+    loss.backward()
+    x64, W64 = h.array.astype(numpy.float64), W.array.astype(numpy.float64)
+    g64 = [gy.astype(numpy.float64) for gy in gys]
+    numpy.testing.assert_allclose(W.grad, sum(gy.T @ x64 for gy in g64),
+                                  rtol=1e-5, atol=1e-5)
+    numpy.testing.assert_allclose(b.grad, sum(gy.sum(0) for gy in g64),
+                                  rtol=1e-5, atol=1e-5)
+    numpy.testing.assert_allclose(
+        h.grad, 2 * x64 + sum(gy @ W64 for gy in g64), rtol=1e-5, atol=1e-5)
+    # the graph path (double backprop on) gives the same sums
+    W.cleargrad()
+    loss = sum(F.sum(F.linear(h, W, b) * gy) for gy in gys)
+    loss.backward(enable_double_backprop=True)
+    numpy.testing.assert_allclose(W.grad, sum(gy.T @ x64 for gy in g64),
+                                  rtol=1e-5, atol=1e-5)
