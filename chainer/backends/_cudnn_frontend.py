@@ -127,9 +127,15 @@ def conv_attrs(x_shape, w_shape, y_shape, stride, pad, dilate):
     filter's channels (``x_shape[1] // w_shape[1]``)."""
     pads = [conv_padding(n, o, k, s, p, d) for n, o, k, s, p, d in zip(
         x_shape[2:], y_shape[2:], w_shape[2:], stride, pad, dilate)]
-    return dict(pre_padding=[a for a, _ in pads],
-                post_padding=[b for _, b in pads],
-                stride=list(stride), dilation=list(dilate))
+    extra = max(0, 4 - len(x_shape))  # a 1-D conv is a 2-D one to cuDNN
+    return dict(pre_padding=[a for a, _ in pads] + [0] * extra,
+                post_padding=[b for _, b in pads] + [0] * extra,
+                stride=list(stride) + [1] * extra,
+                dilation=list(dilate) + [1] * extra)
+
+
+def _pad4(shape):
+    return list(shape) + [1] * (4 - len(shape))
 
 
 def _layout(a):
@@ -209,9 +215,9 @@ def _scalar(graph, name):
 
 
 def _output(t, shape, dtype):
-    shape = tuple(shape) + (1,) * (4 - len(shape))
+    shape = _pad4(shape)
     t.set_output(True).set_data_type(_data_type(dtype))
-    t.set_dim(list(shape)).set_stride(list(_contiguous_strides(shape)))
+    t.set_dim(shape).set_stride(list(_contiguous_strides(shape)))
     return t
 
 
@@ -361,7 +367,7 @@ def deconvolution(x, W, b, stride, pad, dilate, outsize, groups):
     def make():
         g = _new_graph(x.dtype)
         X, Wt = _tensor(g, 'x', x), _tensor(g, 'W', W)
-        Y = _output(g.conv_dgrad(loss=X, filter=Wt, out_dims=list(y.shape),
+        Y = _output(g.conv_dgrad(loss=X, filter=Wt, out_dims=_pad4(y.shape),
                                  **attrs), y.shape, y.dtype)
         _build(g, x.dtype)
         return _Plan(g, {'x': X, 'W': Wt, 'y': Y})
@@ -385,7 +391,7 @@ def convolution_filter_grad(x, gy, ksize, stride, pad, dilate, groups):
     def make():
         g = _new_graph(x.dtype)
         X, GY = _tensor(g, 'x', x), _tensor(g, 'gy', gy)
-        GW = _output(g.conv_wgrad(image=X, loss=GY, out_dims=list(gW.shape),
+        GW = _output(g.conv_wgrad(image=X, loss=GY, out_dims=_pad4(gW.shape),
                                   **attrs), gW.shape, gW.dtype)
         _build(g, x.dtype)
         return _Plan(g, {'x': X, 'gy': GY, 'gW': GW})

@@ -339,6 +339,22 @@ def test_graph_keys():
         cuda.set_max_workspace_size(saved)
 
 
+def test_one_dimensional_conv_is_two_dimensional_to_cudnn(frontend):
+    x = garray(numpy.ones((2, 3, 9), numpy.float32))
+    w = garray(numpy.ones((4, 3, 3), numpy.float32))
+    y = fe.convolution(x, w, None, (2,), (1,), (1,), (5,))
+    assert y.shape == (2, 4, 5)
+    (op, kw), = FakeGraph.built[0].ops
+    assert kw['image'].kw['dim'] == [2, 3, 9, 1]
+    assert kw['weight'].kw['dim'] == [4, 3, 3, 1]
+    assert kw['stride'] == [2, 1] and kw['dilation'] == [1, 1]
+    assert kw['pre_padding'] == [1, 0] and kw['post_padding'] == [1, 0]
+    gW = fe.convolution_filter_grad(x, garray(numpy.ones((2, 4, 5), 'f')),
+                                    (3,), (2,), (1,), (1,), 1)
+    assert gW.shape == (4, 3, 3)
+    assert FakeGraph.built[1].ops[0][1]['out_dims'] == [4, 3, 3, 1]
+
+
 def test_layout_pads_to_four_dimensions():
     a = garray(numpy.zeros((2, 3), numpy.float64))
     assert fe._layout(a) == ((2, 3, 1, 1), (3, 1, 1, 1))
