@@ -1,26 +1,327 @@
-"""``@static_graph``: accepted, and the forward runs define-by-run."""
+"""``@static_graph``: record a Chain's forward once, then replay it.
+
+The first call of the decorated forward (per chain and per key) runs
+define-by-run and records the ops it applies (see ``_schedule``); later
+calls with the same key replay them on the new arrays, with no Variable,
+FunctionNode or graph built for the ops inside and no type checks, and the
+whole forward stands in the graph as one ``StaticScheduleFunction``.
+
+The key is made of: the shapes, dtypes, devices and ``requires_grad`` of the
+array and Variable arguments; the values of the other arguments (None,
+bool, int, float, complex, str, bytes, NumPy scalars and dtypes, and tuples
+of them; anything else makes the call run define-by-run); the configuration
+entries that can change what the forward does (``train``,
+``enable_backprop``, ``type_check``, ``dtype``, the cuDNN and iDeep
+switches, ...); and the chain's state: which Parameter objects it holds with
+the shapes, dtypes and devices of their arrays, and its persistent values
+(arrays by identity).  A new key runs define-by-run and records a new
+schedule; older ones are kept (up to ``max_cache_size``, or only the last
+one with ``minimize_cache_size=True``).
+
+What is replayed is what the ops did: Python code of the forward (creating
+arrays, reading ``.array``, branching on values, ``self.n += 1``) runs only
+when recording, and its results are frozen, as with Chainer's static graph.
+Parameters are read through their Parameter objects at each call, so
+optimizers (in place or not), serializers and ``copyparams`` are seen;
+persistent arrays are used by identity, so in-place updates (batch
+normalization's running statistics, updated by its op) are seen too.
+The call runs define-by-run when ``chainer.config.use_static_graph`` is
+False (and then no attribute is set on the chain), while function hooks are
+active or ``chainer.config.debug`` is on, in test mode with
+``force_test_define_by_run=True``, and for a forward the recording found
+unsafe to replay: one that returns something other than a Variable or a
+tuple or list of Variables, uses a Variable requiring grad that is neither
+an argument nor a parameter of the chain, or runs a backward inside.  The
+backward of a replayed forward cannot be differentiated again (it raises).
+"""
 
 import functools
+import operator
+import sys
+import weakref
+
+import numpy
+
+from chainer import backend
+from chainer.configuration import _local_store
+from chainer.graph_optimizations import static_graph_utilities
+from chainer.variable import Variable, _new_variable
 
 _KNOWN = ('force_test_define_by_run', 'minimize_cache_size',
-          'verbosity_level')
+          'verbosity_level', 'max_cache_size')
+
+_CONFIG_KEYS = ('train', 'enable_backprop', 'type_check', 'dtype',
+                'use_cudnn', 'use_cudnn_tensor_core', 'cudnn_deterministic',
+                'cudnn_fast_batch_normalization', 'autotune', 'use_ideep',
+                'compute_mode', 'in_recomputing', '_will_recompute',
+                'warn_nondeterministic', 'lazy_grad_sum')
+_config_key = operator.attrgetter(*_CONFIG_KEYS)
+
+_VALUES = frozenset([type(None), bool, int, float, complex, str, bytes,
+                     numpy.dtype])
+_ndarray = numpy.ndarray
+
+
+def _none():
+    return None
+
+
+class _Dynamic:
+    """A key whose forward always runs define-by-run, and why."""
+
+    def __init__(self, reason):
+        self.reason = reason
+
+    def __reduce__(self):
+        return (_none, ())
+
+    def __deepcopy__(self, memo):
+        return None
+
+
+def _value_key(v):
+    t = type(v)
+    if t in _VALUES or isinstance(v, numpy.generic):
+        return (t, v)
+    if t is tuple:
+        inner = tuple([_value_key(x) for x in v])
+        if None not in inner:
+            return (t, inner)
+    return None
+
+
+def _array_key(a):
+    t = type(a)
+    if t is _ndarray:
+        return (t, a.shape, a.dtype)
+    dev = getattr(getattr(a, 'device', None), 'id', None)
+    return (t, a.shape, a.dtype, dev)
+
+
+def _args_key(args, arrays):
+    """The key of the arguments (None if one cannot be keyed); the array
+    and Variable arguments are appended to ``arrays``."""
+    key = []
+    for a in args:
+        if isinstance(a, Variable):
+            d = a._data
+            if d is None:
+                return None
+            key.append((_array_key(d), a._requires_grad))
+            arrays.append(a)
+        elif type(a) is _ndarray or isinstance(
+                a, backend._get_array_types()):
+            key.append(_array_key(a))
+            arrays.append(a)
+        else:
+            k = _value_key(a)
+            if k is None:
+                return None
+            key.append(k)
+    return tuple(key)
+
+
+def _state_key(chain):
+    """The chain's parameters and persistent values, as a key, and the
+    objects the key names by identity (kept alive with the schedule)."""
+    key = []
+    params = []
+    for link in chain.links():
+        d = link.__dict__
+        for name in link._params:
+            p = d[name]
+            a = p._data
+            params.append(p)
+            key.append(id(p))
+            key.append(None if a is None else
+                       (_array_key(a), p._requires_grad))
+        for name in link._persistent:
+            v = d.get(name)
+            k = _value_key(v)
+            if k is None:
+                params.append(v)
+                k = id(v)
+            key.append(k)
+    return tuple(key), params
+
+
+class StaticScheduleManager:
+    """The schedules of a chain's static forward(s), by key."""
+
+    def __init__(self, chain=None):
+        self._owner = None if chain is None else weakref.ref(chain)
+        self.schedules = {}
+
+    def __reduce__(self):
+        return (StaticScheduleManager, ())
+
+    def __deepcopy__(self, memo):
+        return StaticScheduleManager()
+
+    def __repr__(self):
+        return '<StaticScheduleManager: {} schedule(s)>'.format(
+            len(self.schedules))
+
+    def call(self, func, options, chain, args, kwargs):
+        store = _local_store
+        if store._function_hooks or store.debug or (
+                options['force_test_define_by_run'] and not store.train):
+            return func(chain, *args, **kwargs)
+        arrays = []
+        key = _args_key(args, arrays)
+        if key is not None and kwargs:
+            names = sorted(kwargs)
+            kw = _args_key([kwargs[n] for n in names], arrays)
+            key = None if kw is None else (key, tuple(names), kw)
+        if key is None:
+            _say(options, 2, chain, 'an argument cannot be keyed: '
+                 'define-by-run')
+            return func(chain, *args, **kwargs)
+        if len(arrays) > 1:  # which arguments are the same array
+            ids = [id(a._data if isinstance(a, Variable) else a)
+                   for a in arrays]
+            if len(set(ids)) != len(ids):
+                key = (key, tuple([ids.index(i) for i in ids]))
+        state, keep = _state_key(chain)
+        key = (func, key, _config_key(store), state)
+
+        sched = self.schedules.get(key)
+        if sched is None:
+            return self._record(func, options, chain, args, kwargs, arrays,
+                                key, keep)
+        chain.__dict__['static_schedule'] = sched
+        if type(sched) is _Dynamic:
+            return func(chain, *args, **kwargs)
+        return _replay(sched, arrays, store.enable_backprop)
+
+    def _record(self, func, options, chain, args, kwargs, arrays, key, keep):
+        # (imported here: function_node imports this package)
+        from chainer.graph_optimizations import _schedule
+        rec = _schedule.Recorder()
+        utils = static_graph_utilities._state
+        outer = getattr(utils, 'recorder', None)
+        utils.recorder = rec
+        try:
+            with rec:
+                result = func(chain, *args, **kwargs)
+        finally:
+            utils.recorder = outer
+        params = [p for p in chain.params()]
+        try:
+            sched = _schedule.Schedule(rec, arrays, params, result,
+                                       _local_store.enable_backprop)
+            sched.keep = keep
+            _say(options, 1, chain, 'recorded a schedule of {} ops'.format(
+                sched.n_ops))
+        except _schedule._Unsafe as e:
+            sched = _Dynamic(str(e))
+            sched.keep = keep
+            _say(options, 1, chain, 'runs define-by-run: {}'.format(e))
+        schedules = self.schedules
+        limit = 1 if options['minimize_cache_size'] else \
+            options['max_cache_size']
+        while schedules and len(schedules) >= limit:
+            del schedules[next(iter(schedules))]
+        schedules[key] = sched
+        chain.__dict__['static_schedule'] = sched
+        return result
+
+
+def _replay(sched, arrays, backprop):
+    params = sched.params
+    if backprop:
+        ys = sched.function_class(sched).apply(
+            arrays + params if params else arrays)
+        for y, rg in zip(ys, sched.out_requires_grad):
+            if not rg:
+                y._requires_grad = False
+                y._node.requires_grad = False
+    else:
+        xs = [a._data if isinstance(a, Variable) else a for a in arrays]
+        xs.extend([p._data for p in params])
+        outs, _ = sched.run(xs, False)
+        ys = [_new_variable(y, rg)
+              for y, rg in zip(outs, sched.out_requires_grad)]
+    out_type = sched.out_type
+    if out_type is None:
+        return ys[0]
+    return out_type(ys)
+
+
+def _say(options, level, chain, text):
+    if options['verbosity_level'] >= level:
+        sys.stdout.write('static_graph ({}): {}\n'.format(
+            type(chain).__name__, text))
 
 
 def static_graph(*args, **kwargs):
-    """Decorator for a Chain's ``forward`` (usable with or without
-    arguments).  The keyword arguments of Chainer's version are accepted;
-    the forward is run as written on every call."""
+    """Decorator for a Chain's ``forward`` (or ``__call__``) whose graph is
+    the same at every call (usable with or without arguments).
+
+    The first call with a given key runs define-by-run and records the ops;
+    later calls replay them (see the module documentation for the key and
+    for what is frozen).  The chain gets the attributes
+    ``schedule_manager`` and ``static_schedule`` (the schedule last used).
+
+    Args:
+        force_test_define_by_run (bool): Run define-by-run in test mode
+            (``chainer.config.train`` False).
+        minimize_cache_size (bool): Keep only the last recorded schedule, so
+            that a change of key (batch size, train/test) frees the old one.
+        verbosity_level (int): 0 is silent; 1 says when a schedule is
+            recorded or refused; 2 also when a call cannot be keyed.
+        max_cache_size (int): How many schedules to keep per chain (the
+            oldest is dropped first); 16 by default.
+
+    >>> import numpy as np
+    >>> import chainer
+    >>> import chainer.functions as F
+    >>> import chainer.links as L
+    >>> class MLP(chainer.Chain):
+    ...     def __init__(self):
+    ...         super().__init__()
+    ...         with self.init_scope():
+    ...             self.l1 = L.Linear(3, 2)
+    ...     @chainer.static_graph
+    ...     def forward(self, x):
+    ...         return F.relu(self.l1(x))
+    >>> model = MLP()
+    >>> x = np.ones((4, 3), np.float32)
+    >>> y1 = model(x)  # recorded
+    >>> y2 = model(x)  # replayed
+    >>> y2.creator.label
+    'StaticScheduleFunction'
+    >>> bool((y1.array == y2.array).all())
+    True
+    """
     unknown = set(kwargs) - set(_KNOWN)
     if unknown:
         raise TypeError('static_graph got unexpected keyword argument(s): '
                         '{}'.format(', '.join(sorted(unknown))))
+    options = {'force_test_define_by_run': False,
+               'minimize_cache_size': False, 'verbosity_level': 0,
+               'max_cache_size': 16}
+    options.update(kwargs)
+    if options['max_cache_size'] < 1:
+        raise ValueError('static_graph: max_cache_size must be at least 1')
 
     def wrap(func):
         @functools.wraps(func)
-        def wrapped(*a, **k):
-            return func(*a, **k)
+        def wrapped(self, *args, **kwargs):
+            if not _local_store.use_static_graph:
+                return func(self, *args, **kwargs)
+            d = self.__dict__
+            manager = d.get('schedule_manager')
+            if manager is None or manager._owner is None or \
+                    manager._owner() is not self:
+                # New, or copied from another chain: start afresh.
+                manager = d['schedule_manager'] = StaticScheduleManager(self)
+                d['static_schedule'] = None
+            return manager.call(func, options, self, args, kwargs)
         return wrapped
 
     if len(args) == 1 and not kwargs and callable(args[0]):
         return wrap(args[0])
+    if args:
+        raise TypeError('static_graph takes keyword arguments only')
     return wrap

@@ -1,0 +1,454 @@
+"""The recorded schedule of a static chain's forward, and its replay.
+
+Recording: while the forward runs define-by-run, a function hook shadows
+the ``forward`` of each op as it is applied, and keeps the op's state from
+just before its forward (a template), the arrays it took and the arrays it
+gave.  Data flows by array identity: an op's input is an argument of the
+chain's forward, a parameter of the chain, an output of an earlier op, or
+else a constant, kept as it is (Python code of the forward runs only when
+recording).  With backprop on, the graph tells which of those uses carry a
+gradient (``h.array`` passed on does not).
+
+Replay: one :class:`StaticScheduleFunction` stands for the whole forward in
+the graph.  Its forward makes each op afresh from its template (no
+``__init__``, no ``apply``: no Variables, no graph, no type checks) and runs
+its ``forward`` on this call's arrays, so that random ops draw anew and two
+replays never share state.  Its backward visits the ops as the backward
+engine would (highest rank first) and calls each op's backward only towards
+inputs that lead to something wanting a gradient.
+"""
+
+import copy
+import operator
+import weakref
+
+import numpy
+
+import chainer
+from chainer import backend
+from chainer._backprop import _as_variable, _fit, _sum
+from chainer.function_hook import FunctionHook
+from chainer.function_node import (FunctionNode, _new_node, _released_error,
+                                   _RELEASED)
+from chainer.variable import Variable
+
+_object_new = object.__new__
+_ndarray = numpy.ndarray
+
+
+class _Unsafe(Exception):
+    """The forward cannot be replayed safely (the message says why)."""
+
+
+class Recorder(FunctionHook):
+    """Collects the ops applied during a forward (see the module doc)."""
+
+    name = 'static_graph_recorder'
+
+    def __init__(self):
+        self.ops = []  # (function, template, inputs, outputs)
+        self.depth = 0  # > 0 inside a recorded op's forward
+        self.code = []  # (index in ops, func, args, kwargs) of static_code
+        self.unsafe = None
+
+    def forward_preprocess(self, function, in_data):
+        if self.depth:
+            return  # an op applied inside another op's forward
+        template = copy.copy(function)  # the state before forward
+        d = function.__dict__
+        own = d.get('forward')
+        inner = function.forward
+
+        def forward(inputs):
+            if own is None:
+                del d['forward']
+            else:
+                d['forward'] = own
+            self.depth += 1
+            try:
+                outputs = inner(inputs)
+            finally:
+                self.depth -= 1
+            outputs = function._fix_outputs(outputs)
+            self.ops.append((function, template, inputs, outputs))
+            return outputs
+        d['forward'] = forward
+
+    def backward_preprocess(self, function, in_data, out_grad):
+        self.unsafe = 'a backward ran inside the forward'
+
+    def static_code(self, func, args, kwargs, result):
+        if self.depth:
+            return
+        if result is not None:
+            self.unsafe = ('the @static_code function {} returned a value'
+                           .format(getattr(func, '__name__', func)))
+        self.code.append((len(self.ops), func, args, kwargs))
+
+
+def _fast_clone(cls):
+    # Plain classes are cloned by a dict update; anything with __slots__
+    # goes through copy.copy.
+    for c in cls.__mro__[:-1]:
+        if '__slots__' in c.__dict__:
+            return False
+    return True
+
+
+class Schedule:
+    """The ops of one recorded forward, with where each input comes from.
+
+    Slots number the arrays of a call: the array arguments, then the
+    parameters used, then the constants, then the ops' outputs.
+    """
+
+    def __init__(self, recorder, args, params, result, backprop):
+        if recorder.unsafe:
+            raise _Unsafe(recorder.unsafe)
+        ops = recorder.ops
+        if isinstance(result, Variable):
+            outs, self.out_type = (result,), None
+        elif type(result) in (tuple, list) and result and \
+                all(isinstance(v, Variable) for v in result):
+            outs, self.out_type = tuple(result), type(result)
+        else:
+            raise _Unsafe('the forward returned a {}, not a Variable or a '
+                          'tuple or list of Variables'.format(
+                              type(result).__name__))
+
+        arg_slot = {}
+        for i, a in enumerate(args):
+            data = a._data if isinstance(a, Variable) else a
+            if id(data) in arg_slot:
+                raise _Unsafe('one array is passed as two arguments')
+            arg_slot[id(data)] = i
+        param_of = {id(p._data): p for p in params if p._data is not None}
+        for k in arg_slot:
+            if k in param_of:
+                raise _Unsafe('a parameter array is passed as an argument')
+        used = {}  # id(Parameter) -> index among the used ones
+        used_params = []
+        consts = []
+        const_slot = {}
+        produced = {}  # id(array) -> (op index, output index)
+
+        # First pass: where each input comes from, as ('a'|'p'|'c'|'o', ...)
+        steps = []
+        for s, (fn, template, xs, ys) in enumerate(ops):
+            if template.__dict__.get('_local_function_hooks'):
+                raise _Unsafe('{} has function hooks of its own'.format(
+                    fn.label))
+            vnodes = fn.inputs if backprop else None
+            if backprop and (vnodes is None or len(vnodes) != len(xs)):
+                raise _Unsafe('{} is not in the graph'.format(fn.label))
+            ins = []
+            for i, x in enumerate(xs):
+                vn = vnodes[i] if backprop else None
+                k = id(x)
+                grad_ok = False
+                if k in produced:
+                    ref = ('o',) + produced[k]
+                    if backprop and vn._creator_node is not None:
+                        src = ops[ref[1]][0]
+                        grad_ok = vn._creator_node is src and \
+                            src.outputs[ref[2]]() is vn
+                elif k in arg_slot:
+                    ref = ('a', arg_slot[k])
+                    if backprop:
+                        a = args[ref[1]]
+                        grad_ok = isinstance(a, Variable) and a._node is vn
+                elif k in param_of:
+                    p = param_of[k]
+                    if id(p) not in used:
+                        used[id(p)] = len(used)
+                        used_params.append(p)
+                    ref = ('p', used[id(p)])
+                    grad_ok = backprop and p._node is vn
+                else:
+                    if k not in const_slot:
+                        const_slot[k] = len(consts)
+                        consts.append(x)
+                    ref = ('c', const_slot[k])
+                if backprop and vn.requires_grad and not grad_ok:
+                    raise _Unsafe(
+                        'input {} of {} requires grad but is neither an '
+                        'argument, a parameter of the chain nor an output '
+                        'of a function of the forward'.format(i, fn.label))
+                ins.append((ref, grad_ok))
+            for j, y in enumerate(ys):
+                if y is not None:
+                    produced[id(y)] = (s, j)
+            steps.append(ins)
+
+        out_refs = []
+        for v in outs:
+            k = id(v._data)
+            if k not in produced:
+                raise _Unsafe('an output is not computed by a function of '
+                              'the forward')
+            s, j = produced[k]
+            if backprop and not (
+                    v._node is not None and
+                    v._node._creator_node is ops[s][0] and
+                    ops[s][0].outputs[j]() is v._node):
+                raise _Unsafe('an output is not computed by a function of '
+                              'the forward')
+            out_refs.append((s, j))
+        self.out_requires_grad = tuple(v._requires_grad for v in outs)
+
+        # Slot numbers.
+        self.n_args = n_args = len(args)
+        self.params = used_params
+        n_in = n_args + len(used)
+        self.n_in = n_in
+        base = n_in + len(consts)
+        out_base = []
+        for _, _, _, ys in ops:
+            out_base.append(base)
+            base += len(ys)
+        self.n_slots = base
+
+        def slot(ref):
+            kind = ref[0]
+            if kind == 'a':
+                return ref[1]
+            if kind == 'p':
+                return n_args + ref[1]
+            if kind == 'c':
+                return n_in + ref[1]
+            return out_base[ref[1]] + ref[2]
+
+        self.init_vals = [None] * n_in + consts + [None] * (base - n_in -
+                                                            len(consts))
+        self.out_slots = tuple(slot((None,) + r) for r in out_refs)
+        self.steps = []
+        self.in_slots = []
+        self.grad_ok = []
+        self.ranks = []
+        self._keep = []  # placeholder nodes the templates point to weakly
+        code_at = {}
+        for at, func, a, kw in recorder.code:
+            code_at.setdefault(at, []).append((func, a, kw))
+        self.code_after = code_at  # {number of ops run: [static code]}
+        for s, ((fn, template, xs, ys), ins) in enumerate(zip(ops, steps)):
+            slots = tuple(slot(r) for r, _ in ins)
+            self.in_slots.append(slots)
+            self.grad_ok.append(tuple(ok for _, ok in ins))
+            self.ranks.append(fn.rank if backprop else 0)
+            vnodes = fn.inputs if backprop else (None,) * len(xs)
+            template.inputs = tuple(
+                _new_node(x, vn is not None and vn.requires_grad, None, 0)
+                for x, vn in zip(xs, vnodes))
+            out_nodes = [_new_node(y, True, None, 0) for y in ys]
+            self._keep.append(out_nodes)
+            template.outputs = tuple(map(weakref.ref, out_nodes))
+            template.rank = fn.rank
+            if len(slots) == 1:
+                get = slots[0]
+            elif slots:
+                get = operator.itemgetter(*slots)
+            else:
+                get = None
+            cls = type(template)
+            clone = template.__dict__ if _fast_clone(cls) else template
+            self.steps.append((cls, clone, get, len(slots) == 1,
+                               out_base[s], out_base[s] + len(ys)))
+        self.order = sorted(range(len(ops)),
+                            key=lambda s: (-self.ranks[s], -s))
+        self._plans = {}
+        self.n_ops = len(ops)
+        self.function_class = StaticScheduleFunction
+
+    def __reduce__(self):
+        return (_none, ())  # a copy or a pickle of a chain records anew
+
+    def __deepcopy__(self, memo):
+        return None
+
+    # --- replay -------------------------------------------------------------
+
+    def run(self, inputs, keep):
+        """Runs the ops on ``inputs`` (arrays of the argument and parameter
+        slots); returns the output arrays and, if ``keep``, the ops made
+        (for backward)."""
+        vals = self.init_vals.copy()
+        vals[:self.n_in] = inputs
+        made = [] if keep else None
+        code = self.code_after
+        if code and 0 in code:
+            _run_code(code[0])
+        for s, (cls, clone, get, single, lo, hi) in enumerate(self.steps):
+            if type(clone) is dict:
+                f = _object_new(cls)
+                f.__dict__.update(clone)
+            else:
+                f = copy.copy(clone)
+            if single:
+                xs = (vals[get],)
+            else:
+                xs = () if get is None else get(vals)
+            ys = f.forward(xs)
+            if type(ys) is not tuple or any(
+                    [type(y) is not _ndarray for y in ys]):
+                ys = f._fix_outputs(ys)
+            if keep:
+                idx = f._input_indexes_to_retain
+                if idx is not None:
+                    f._retained_in_data = tuple([xs[i] for i in idx])
+                idx = f._output_indexes_to_retain
+                if idx is not None:
+                    f._retained_out_data = tuple([ys[i] for i in idx])
+                made.append(f)
+            vals[lo:hi] = ys
+            if code and s + 1 in code:
+                _run_code(code[s + 1])
+        return tuple([vals[k] for k in self.out_slots]), made
+
+    def _plan(self, indexes):
+        """The ops to visit in backward for the outer inputs ``indexes``,
+        each with the inputs it should give a gradient to."""
+        plan = self._plans.get(indexes)
+        if plan is not None:
+            return plan
+        reach = [False] * self.n_slots
+        for i in indexes:
+            reach[i] = True
+        targets = []
+        for s, (slots, oks) in enumerate(zip(self.in_slots, self.grad_ok)):
+            t = tuple([i for i, (k, ok) in enumerate(zip(slots, oks))
+                       if ok and reach[k]])
+            targets.append(t)
+            if t:
+                _, _, _, _, lo, hi = self.steps[s]
+                for k in range(lo, hi):
+                    reach[k] = True
+        plan = [(s, targets[s]) for s in self.order if targets[s]]
+        self._plans[indexes] = plan
+        return plan
+
+    def backward(self, made, indexes, gys):
+        """The gradients (arrays) of the outer inputs ``indexes`` given
+        those of the outputs (arrays or None)."""
+        grads = {}
+        for k, g in zip(self.out_slots, gys):
+            if g is not None:
+                _add(grads, k, g)
+        steps = self.steps
+        in_slots = self.in_slots
+        for s, target in self._plan(indexes):
+            _, _, _, _, lo, hi = steps[s]
+            f = made[s]
+            if hi - lo == 1:
+                gy = (_take(grads, lo),)
+                if gy[0] is None:
+                    continue
+            else:
+                gy = tuple([_take(grads, k) for k in range(lo, hi)])
+                if all([g is None for g in gy]):
+                    continue
+            gxs = None
+            if f._backward_arrays is not None:
+                gxs = f._backward_arrays(target, gy)
+            if gxs is None:
+                gxs = _backward_variables(f, target, gy)
+            slots = in_slots[s]
+            for i, gx in zip(target, gxs):
+                if gx is not None:
+                    _add(grads, slots[i], gx)
+        return tuple([_take(grads, i) for i in indexes])
+
+
+def _none():
+    return None
+
+
+def _run_code(entries):
+    for func, args, kwargs in entries:
+        func(*args, **kwargs)
+
+
+def _add(grads, k, g):
+    cur = grads.get(k)
+    if cur is None:
+        grads[k] = g
+    elif type(cur) is list:
+        cur.append(g)
+    else:
+        grads[k] = [cur, g]
+
+
+def _take(grads, k):
+    g = grads.pop(k, None)
+    if type(g) is list:
+        g = _sum(g)
+    if type(g) is Variable:
+        g = g._data
+    return g
+
+
+def _backward_variables(f, target, gy):
+    """One op's backward on Variables (as the engine runs it), with the
+    gradients brought to the inputs' shapes and dtypes, as arrays."""
+    gy = tuple([None if g is None else _as_variable(g) for g in gy])
+    if f._overrides_accumulate:
+        gxs = f.backward_accumulate(target, gy, (None,) * len(target))
+    else:
+        gxs = f.backward(target, gy)
+        if len(gxs) != len(target):
+            if len(gxs) != len(f.inputs):
+                raise ValueError(
+                    '{}: number of gradients returned from backward is '
+                    'incorrect: {} (expected {} or {})'.format(
+                        f.label, len(gxs), len(f.inputs), len(target)))
+            gxs = [gxs[i] for i in target]
+    out = []
+    for i, gx in zip(target, gxs):
+        if gx is not None:
+            node = f.inputs[i]
+            data = gx._data if type(gx) is Variable else gx
+            if type(gx) is not Variable or data.shape != node.shape or \
+                    data.dtype != node.dtype:
+                gx = _fit(f, i, node, gx)
+            gx = gx._data
+        out.append(gx)
+    return out
+
+
+class StaticScheduleFunction(FunctionNode):
+    """The whole replayed forward of a static chain, as one node.
+
+    Its inputs are the array arguments of the forward, then the parameters
+    the schedule reads; its outputs those of the forward.
+    """
+
+    def __init__(self, schedule):
+        self.schedule = schedule
+        self._made = None
+
+    def forward(self, inputs):
+        outputs, self._made = self.schedule.run(inputs, True)
+        return outputs
+
+    def _backward_arrays(self, indexes, gys):
+        made = self._made
+        if made is None or made is _RELEASED:
+            raise _released_error(self)
+        return self.schedule.backward(made, indexes, gys)
+
+    def backward(self, indexes, grad_outputs):
+        if chainer.config.enable_backprop:
+            raise RuntimeError(
+                'static_graph: the backward of a replayed forward cannot be '
+                'differentiated again (double backprop); run the chain with '
+                "chainer.using_config('use_static_graph', False)")
+        gys = tuple([None if g is None else g._data for g in grad_outputs])
+        gxs = self._backward_arrays(tuple(indexes), gys)
+        return tuple([None if g is None else _as_variable(g) for g in gxs])
+
+    def _release(self):
+        super()._release()
+        self._made = _RELEASED
+
+
+def is_array(x):
+    return type(x) is _ndarray or isinstance(x, backend._get_array_types())
