@@ -45,6 +45,14 @@ def send(arrays):
                  for a in arrays)
 
 
+def on_device(a):
+    """A constant array that the op under test takes besides its inputs
+    (labels, masks, indices), on the device of the inputs."""
+    if DEVICE is None or not isinstance(a, numpy.ndarray):
+        return a
+    return DEVICE.send(a)
+
+
 def check_op(func, make_inputs, reference=None, dtypes=FLOATS,
              backward=True, double_backward=True, seed=0, fwd_tol=None,
              bwd_tol=None, eps=None, no_grads=None, check_dtype=True):

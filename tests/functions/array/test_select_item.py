@@ -4,13 +4,13 @@ import pytest
 import chainer
 import chainer.functions as F
 from chainer.utils.type_check import InvalidType
-from op_harness import check_op
+from op_harness import check_op, on_device
 
 
 @pytest.mark.parametrize('t', [[2, 0, 1], [1, 0, 0]])
 def test_select_item(t):
     t = numpy.array(t, numpy.int32)
-    check_op(lambda x: F.select_item(x, t),
+    check_op(lambda x: F.select_item(x, on_device(t)),
              lambda rng, dt: (rng.randn(3, 3).astype(dt),),
              lambda x: x[numpy.arange(3), t])
 

@@ -3,7 +3,7 @@ import pytest
 
 import chainer.functions as F
 from chainer.utils.type_check import InvalidType
-from op_harness import check_op
+from op_harness import check_op, on_device
 
 T = numpy.array([1, 4, 0], numpy.int32)
 S = numpy.array([[2, 3], [0, 1], [3, 3]], numpy.int32)
@@ -19,7 +19,8 @@ def _ref(x, W, reduce):
 
 @pytest.mark.parametrize('reduce', ['mean', 'no'])
 def test_black_out(reduce):
-    check_op(lambda x, W: F.black_out(x, T, W, S, reduce),
+    check_op(lambda x, W: F.black_out(x, on_device(T), W, on_device(S),
+                                      reduce),
              lambda rng, dt: (rng.randn(3, 4).astype(dt),
                               rng.randn(5, 4).astype(dt)),
              lambda x, W: _ref(x, W, reduce),

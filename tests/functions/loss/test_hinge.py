@@ -3,7 +3,7 @@ import pytest
 
 import chainer.functions as F
 from chainer.utils.type_check import InvalidType
-from op_harness import check_op
+from op_harness import check_op, on_device
 
 T = numpy.array([1, 0, 3], numpy.int32)
 
@@ -27,7 +27,7 @@ def _make(rng, dt):
 @pytest.mark.parametrize('norm', ['L1', 'L2'])
 @pytest.mark.parametrize('reduce', ['mean', 'no'])
 def test_hinge(norm, reduce):
-    check_op(lambda x: F.hinge(x, T, norm, reduce), _make,
+    check_op(lambda x: F.hinge(x, on_device(T), norm, reduce), _make,
              lambda x: _ref(x, T, norm, reduce))
 
 

@@ -4,7 +4,7 @@ import pytest
 import chainer
 import chainer.functions as F
 from chainer.utils.type_check import InvalidType
-from op_harness import check_op
+from op_harness import check_op, on_device
 
 T = numpy.array([[0, 1, -1, 1], [1, 1, 0, 0], [-1, 0, 1, 1]], numpy.int32)
 
@@ -19,7 +19,7 @@ def _ref(x, t, normalize, reduce):
 
 @pytest.mark.parametrize('kw', [{}, {'normalize': False}, {'reduce': 'no'}])
 def test_sigmoid_cross_entropy(kw):
-    check_op(lambda x: F.sigmoid_cross_entropy(x, T, **kw),
+    check_op(lambda x: F.sigmoid_cross_entropy(x, on_device(T), **kw),
              lambda rng, dt: (rng.randn(3, 4).astype(dt),),
              lambda x: _ref(x, T, kw.get('normalize', True),
                             kw.get('reduce', 'mean')))

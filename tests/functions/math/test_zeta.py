@@ -6,21 +6,21 @@ import pytest
 import chainer
 import chainer.functions as F
 from chainer.utils import type_check
-from op_harness import check_op, uniform
+from op_harness import check_op, on_device, uniform
 
 special = pytest.importorskip('scipy.special')
 
 
 @pytest.mark.parametrize('x', [2.5, numpy.array([[2.], [3.5]])])
 def test_forward_backward(x):
-    check_op(lambda q: F.zeta(x, q),
+    check_op(lambda q: F.zeta(on_device(x), q),
              lambda rng, dt: (uniform(rng, (2, 3), dt, 1, 3),),
              lambda q: special.zeta(x, q))
 
 
 def test_q_broadcast_against_x():
     x = numpy.array([[2.], [3.]])
-    check_op(lambda q: F.zeta(x, q),
+    check_op(lambda q: F.zeta(on_device(x), q),
              lambda rng, dt: (uniform(rng, (1, 3), dt, 1, 3),),
              lambda q: special.zeta(x, q))
 

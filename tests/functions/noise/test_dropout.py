@@ -5,7 +5,7 @@ import chainer
 import chainer.functions as F
 from chainer.functions.noise.dropout import Dropout
 from chainer.utils.type_check import InvalidType
-from op_harness import check_op
+from op_harness import check_op, on_device
 
 
 def test_mask_matches_the_global_generator():
@@ -33,7 +33,7 @@ def test_mask_dtype_and_values(dtype):
 @pytest.mark.parametrize('shape', [(3, 2), ()])
 def test_gradients_with_a_fixed_mask(shape):
     mask = numpy.random.RandomState(1).choice([0., 2.], shape)
-    check_op(lambda x: F.dropout(x, mask=mask.astype(x.dtype)),
+    check_op(lambda x: F.dropout(x, mask=on_device(mask.astype(x.dtype))),
              lambda rng, dt: (numpy.asarray(rng.randn(*shape), dt),),
              lambda x: x * mask)
 

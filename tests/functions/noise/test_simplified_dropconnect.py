@@ -4,7 +4,7 @@ import pytest
 import chainer
 import chainer.functions as F
 from chainer.utils.type_check import InvalidType
-from op_harness import check_op
+from op_harness import check_op, on_device
 
 
 def reference(mask, scale, batchwise):
@@ -25,7 +25,7 @@ def test_given_mask(batchwise, x_shape):
     mshape = ((2,) if batchwise else ()) + (4, 3)
     mask = numpy.random.RandomState(1).randint(0, 2, mshape)
     check_op(lambda x, W, b: F.simplified_dropconnect(
-        x, W, b, 0.25, mask=mask.astype(x.dtype),
+        x, W, b, 0.25, mask=on_device(mask.astype(x.dtype)),
         use_batchwise_mask=batchwise),
         lambda rng, dt: (numpy.asarray(rng.randn(*x_shape), dt),
                          numpy.asarray(rng.randn(4, 3), dt),
@@ -91,7 +91,8 @@ def test_errors():
 def test_gradients_without_bias():
     mask = numpy.random.RandomState(2).randint(0, 2, (3, 2))
     check_op(lambda x, W: F.simplified_dropconnect(
-        x, W, ratio=0.5, mask=mask.astype(x.dtype), use_batchwise_mask=False),
+        x, W, ratio=0.5, mask=on_device(mask.astype(x.dtype)),
+        use_batchwise_mask=False),
         lambda rng, dt: (numpy.asarray(rng.randn(2, 2), dt),
                          numpy.asarray(rng.randn(3, 2), dt)),
         reference(mask, 2., False),
