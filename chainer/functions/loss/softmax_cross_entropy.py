@@ -1,11 +1,12 @@
 """``F.softmax_cross_entropy``: the loss of every classifier.
 
 One node does the whole loss: a max-shifted log-softmax (finite for logits
-of any size), the pick of each label's entry with ``take_along_axis`` (no
-loop over the batch), masking, class weights and the reduction.  The
-softmax is cached for backward (``cache_score``), whose gradient is
-``(softmax(x) - onehot(t)) * weight * gy``.
-"""
+of any size), the pick of each label's entry (no loop over the batch),
+masking, class weights and the reduction.  The softmax is cached for
+backward (``cache_score``), whose gradient is ``(softmax(x) - onehot(t)) *
+weight * gy``.  On a matrix of logits (the common case, and a large one for
+a language model's vocabulary) neither the whole log-softmax nor a one-hot
+matrix is formed."""
 
 import numpy
 
@@ -20,7 +21,8 @@ from chainer.functions.loss._util import (check_reduce,
 class SoftmaxCrossEntropy(FunctionNode):
     """Softmax cross entropy loss (hard labels or soft targets)."""
 
-    y = None  # the cached softmax
+    _y = None  # the cached softmax, or exp(x - m) to be divided by _s
+    _s = None
     soft_target = False  # whether t holds probabilities (set by forward)
     eps = 1e-7  # Chainer's constant, kept for inspection
 
@@ -63,16 +65,16 @@ class SoftmaxCrossEntropy(FunctionNode):
             # log_y = x - logsumexp(x), in Chainer's order of operations.
             log_y = log_softmax_array(xp, x)
             if self.cache_score and not self.enable_double_backprop:
-                self.y = xp.exp(log_y)
+                self._y = xp.exp(log_y)
             if soft:
                 return self._forward_soft(xp, log_y, t)
             tt, weight = self._labels(xp, x, t)
             log_p = xp.take_along_axis(log_y, xp.expand_dims(tt, 1), 1)[:, 0]
         else:
             # A matrix of logits: only the labels' log-probabilities are
-            # formed, (x[t] - m) - log(sum(exp(x - m))) with m the row's
-            # maximum, in five passes over x and one temporary (which
-            # becomes the cached softmax).
+            # formed, (x[t] - m) - log(s) with s = sum(exp(x - m)) and m the
+            # row's maximum, in four passes over x and one temporary, kept
+            # with s for backward (which divides by s in its one pass).
             tt, weight = self._labels(xp, x, t)
             m = x.max(axis=1, keepdims=True)
             e = x - m
@@ -81,14 +83,20 @@ class SoftmaxCrossEntropy(FunctionNode):
             rows = xp.arange(len(x))
             log_p = (x[rows, tt] - m[:, 0]) - xp.log(s[:, 0])
             if self.cache_score and not self.enable_double_backprop:
-                e /= s
-                self.y = e
+                self._y, self._s = e, s
         log_p *= weight
         if self.reduce == 'mean':
             count = self._valid.sum() if self.normalize else self._n
             self._coeff = coeff = 1.0 / xp.maximum(count, 1)
             return (log_p.sum() * (-coeff).astype(x.dtype)).astype(x.dtype),
         return -log_p,
+
+    @property
+    def y(self):
+        """The softmax cached for backward (``cache_score``), or None."""
+        if self._s is not None:
+            return self._y / self._s
+        return self._y
 
     def _labels(self, xp, x, t):
         """The labels with the ignored ones set to 0, and each label's
@@ -174,7 +182,7 @@ class SoftmaxCrossEntropy(FunctionNode):
     def grad_array(self, gy):
         """The input gradient as a raw array (fast path, no graph)."""
         xp = backend.get_array_module(gy)
-        y = self.y
+        y, s = self._y, self._s
         if y is None:
             x = self._retained_in_data[0]
             y = xp.exp(log_softmax_array(xp, x))
@@ -187,7 +195,7 @@ class SoftmaxCrossEntropy(FunctionNode):
             # (softmax - onehot) * coef in one pass over y, the labels'
             # entries then corrected (no one-hot matrix)
             coef = self._weight * gy
-            gx = y * coef[:, None]
+            gx = y * (coef[:, None] if s is None else coef[:, None] / s)
             gx[xp.arange(len(y)), self._tt] -= coef
             return gx
         else:
