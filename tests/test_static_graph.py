@@ -1,7 +1,23 @@
+import copy
+import pickle
+
 import numpy
+import pytest
 
 import chainer
 import chainer.functions as F
+import chainer.links as L
+from chainer import optimizers, serializers
+from chainer.graph_optimizations import static_code
+from chainer.graph_optimizations._schedule import StaticScheduleFunction
+
+
+def _dbr():
+    return chainer.using_config('use_static_graph', False)
+
+
+def _replayed(y):
+    return isinstance(y.creator_node, StaticScheduleFunction)
 
 
 class Model(chainer.Chain):
@@ -18,6 +34,92 @@ class Model2(chainer.Chain):
         return F.sum(x * 3)
 
 
+class MLP(chainer.Chain):
+
+    def __init__(self, n_in=5, n_hidden=7, n_out=3):
+        super().__init__()
+        with self.init_scope():
+            self.l1 = L.Linear(n_in, n_hidden)
+            self.l2 = L.Linear(n_hidden, n_hidden)
+            self.l3 = L.Linear(n_hidden, n_out)
+
+    @chainer.static_graph
+    def forward(self, x):
+        h = F.relu(self.l1(x))
+        h = F.tanh(self.l2(h))
+        return self.l3(h)
+
+
+class CNN(chainer.Chain):
+
+    def __init__(self):
+        super().__init__()
+        with self.init_scope():
+            self.conv = L.Convolution2D(2, 4, 3, pad=1)
+            self.bn = L.BatchNormalization(4)
+            self.fc = L.Linear(4 * 6 * 6, 3)
+
+    @chainer.static_graph
+    def forward(self, x):
+        h = F.relu(self.bn(self.conv(x)))
+        h = F.max_pooling_2d(h, 2)
+        h = F.dropout(h, 0.3)
+        return self.fc(h)
+
+
+class Shared(chainer.Chain):
+
+    def __init__(self):
+        super().__init__()
+        with self.init_scope():
+            self.l = L.Linear(4, 4)
+
+    @chainer.static_graph
+    def forward(self, x):
+        h = x
+        for _ in range(3):
+            h = F.tanh(self.l(h))
+        return h + self.l(x)
+
+
+class TwoOutputs(chainer.Chain):
+
+    def __init__(self, as_list=False):
+        super().__init__()
+        self.as_list = as_list
+        with self.init_scope():
+            self.l = L.Linear(3, 2)
+            self.b = chainer.Parameter(numpy.arange(2, dtype=numpy.float32))
+
+    @chainer.static_graph
+    def forward(self, x, y):
+        h = self.l(x)
+        out = (F.sigmoid(h) * y, h + self.b)  # broadcast of b, then y
+        return list(out) if self.as_list else out
+
+
+def _twins(cls, *args):
+    a = cls(*args)
+    b = a.copy(mode='copy')
+    return a, b
+
+
+def _call(model, static, *xs):
+    if static:
+        return model(*xs)
+    with _dbr():
+        return model(*xs)
+
+
+def _grads(model):
+    return {k: p.grad.copy() for k, p in model.namedparams()
+            if p.grad is not None}
+
+
+def _same(a, b):
+    numpy.testing.assert_array_equal(a, b)
+
+
 def test_static_graph_runs_define_by_run():
     x = chainer.Variable(numpy.ones(3, numpy.float32))
     y = Model()(x)
@@ -26,3 +128,493 @@ def test_static_graph_runs_define_by_run():
     numpy.testing.assert_array_equal(x.grad, [2., 2., 2.])
     assert Model2()(x).array.item() == 9.
     assert issubclass(chainer.warnings.PerformanceWarning, RuntimeWarning)
+
+
+def test_mlp_outputs_and_gradients_bit_identical():
+    s, d = _twins(MLP)
+    rng = numpy.random.RandomState(0)
+    for i in range(4):
+        x = rng.randn(6, 5).astype(numpy.float32)
+        xs, xd = chainer.Variable(x), chainer.Variable(x.copy())
+        s.cleargrads()
+        d.cleargrads()
+        ys, yd = _call(s, True, xs), _call(d, False, xd)
+        assert _replayed(ys) == (i > 0)
+        assert not _replayed(yd)
+        _same(ys.array, yd.array)
+        gy = rng.randn(*ys.shape).astype(numpy.float32)
+        ys.grad, yd.grad = gy, gy.copy()
+        ys.backward()
+        yd.backward()
+        _same(xs.grad, xd.grad)
+        gs, gd = _grads(s), _grads(d)
+        assert gs.keys() == gd.keys() and len(gs) == 6
+        for k in gs:
+            _same(gs[k], gd[k])
+
+
+def test_cnn_batchnorm_dropout():
+    s, d = _twins(CNN)
+    rng = numpy.random.RandomState(1)
+    for i in range(3):
+        x = rng.randn(2, 2, 12, 12).astype(numpy.float32)
+        s.cleargrads()
+        d.cleargrads()
+        numpy.random.seed(i)
+        ys = s(x)
+        numpy.random.seed(i)
+        with _dbr():
+            yd = d(x)
+        assert _replayed(ys) == (i > 0)
+        _same(ys.array, yd.array)
+        F.sum(ys * ys).backward()
+        F.sum(yd * yd).backward()
+        for k, g in _grads(s).items():
+            numpy.testing.assert_allclose(g, _grads(d)[k], rtol=1e-5,
+                                          atol=1e-6)
+        # running statistics are updated by the replayed op
+        _same(s.bn.avg_mean, d.bn.avg_mean)
+        _same(s.bn.avg_var, d.bn.avg_var)
+    # dropout draws anew at each replay
+    numpy.random.seed(5)
+    y1 = s(x).array
+    y2 = s(x).array
+    assert not numpy.array_equal(y1, y2)
+    with _dbr():
+        d(x)
+        d(x)
+    # test mode is another schedule
+    with chainer.using_config('train', False):
+        ys = s(x)
+        ys = s(x)
+        with _dbr():
+            yd = d(x)
+    assert _replayed(ys)
+    _same(ys.array, yd.array)
+
+
+def test_shared_parameters():
+    s, d = _twins(Shared)
+    x = numpy.random.RandomState(2).randn(3, 4).astype(numpy.float32)
+    for i in range(3):
+        s.cleargrads()
+        d.cleargrads()
+        ys, yd = _call(s, True, x), _call(d, False, x)
+        F.sum(ys).backward()
+        F.sum(yd).backward()
+        _same(ys.array, yd.array)
+        _same(s.l.W.grad, d.l.W.grad)
+        _same(s.l.b.grad, d.l.b.grad)
+    assert _replayed(ys)
+
+
+@pytest.mark.parametrize('as_list', [False, True])
+def test_multiple_outputs_and_broadcasting(as_list):
+    s, d = _twins(TwoOutputs, as_list)
+    rng = numpy.random.RandomState(3)
+    for i in range(3):
+        x = rng.randn(4, 3).astype(numpy.float32)
+        y = rng.randn(1, 2).astype(numpy.float32)
+        vs = [chainer.Variable(x), chainer.Variable(y)]
+        vd = [chainer.Variable(x.copy()), chainer.Variable(y.copy())]
+        s.cleargrads()
+        d.cleargrads()
+        os_, od = _call(s, True, *vs), _call(d, False, *vd)
+        assert type(os_) is (list if as_list else tuple)
+        for a, b in zip(os_, od):
+            _same(a.array, b.array)
+        # only the first output gets a gradient at i == 1
+        if i == 1:
+            F.sum(os_[0]).backward()
+            F.sum(od[0]).backward()
+        else:
+            chainer.backward([os_[0], os_[1]],
+                             [numpy.ones((4, 2), 'f'),
+                              numpy.full((4, 2), 2, 'f')])
+            chainer.backward([od[0], od[1]],
+                             [numpy.ones((4, 2), 'f'),
+                              numpy.full((4, 2), 2, 'f')])
+        for a, b in zip(vs, vd):
+            _same(a.grad, b.grad)
+        gs, gd = _grads(s), _grads(d)
+        assert gs.keys() == gd.keys()
+        for k in gs:
+            _same(gs[k], gd[k])
+    assert _replayed(os_[0])
+
+
+def test_two_calls_before_backward():
+    # Each replay has its own ops: a second call does not disturb the
+    # first one's backward (siamese use).
+    s, d = _twins(MLP)
+    rng = numpy.random.RandomState(4)
+    x1, x2 = (rng.randn(2, 5).astype(numpy.float32) for _ in range(2))
+    _call(s, True, x1)
+    outs = []
+    for m, static in ((s, True), (d, False)):
+        m.cleargrads()
+        a, b = _call(m, static, x1), _call(m, static, x2)
+        F.sum(a * b).backward()
+        outs.append((a, b))
+    assert _replayed(outs[0][0]) and _replayed(outs[0][1])
+    for k, g in _grads(s).items():
+        _same(g, _grads(d)[k])
+
+
+def test_optimizer_steps_match_define_by_run():
+    for make in (optimizers.SGD, optimizers.Adam):
+        s, d = _twins(MLP)
+        opt_s, opt_d = make(), make()
+        opt_s.setup(s)
+        opt_d.setup(d)
+        rng = numpy.random.RandomState(5)
+        for i in range(5):
+            x = rng.randn(8, 5).astype(numpy.float32)
+            t = rng.randint(0, 3, 8).astype(numpy.int32)
+            opt_s.update(lambda: F.softmax_cross_entropy(s(x), t))
+            with _dbr():
+                opt_d.update(lambda: F.softmax_cross_entropy(d(x), t))
+        for (k, p), (_, q) in zip(s.namedparams(), d.namedparams()):
+            _same(p.array, q.array)
+
+
+def _n_schedules(model):
+    return len(model.schedule_manager.schedules)
+
+
+def test_key_changes_record_anew():
+    m = MLP()
+    x = numpy.ones((2, 5), numpy.float32)
+    m(x)
+    assert _n_schedules(m) == 1
+    assert _replayed(m(x))
+    y = m(numpy.ones((3, 5), numpy.float32))  # shape
+    assert not _replayed(y) and _n_schedules(m) == 2
+    assert _replayed(m(numpy.ones((3, 5), numpy.float32)))
+    assert _replayed(m(x))  # the first schedule is still there
+    with chainer.using_config('train', False):
+        assert not _replayed(m(x))
+    assert _n_schedules(m) == 3
+    for p in m.params():  # dtype of the parameters
+        p.array = p.array.astype(numpy.float64)
+    assert not _replayed(m(x.astype(numpy.float64)))
+    assert _n_schedules(m) == 4
+    for p in m.params():
+        p.array = p.array.astype(numpy.float32)
+    xv = chainer.Variable(x, requires_grad=False)
+    with chainer.using_config('enable_backprop', False):
+        y = m(xv)
+        y = m(xv)
+        assert y.creator is None
+    with _dbr():
+        _same(y.array, m(x).array)
+    # a replaced link is a key change too
+    with m.init_scope():
+        m.l3 = L.Linear(7, 3)
+    assert not _replayed(m(x))
+    y = m(x)
+    assert _replayed(y)
+    with _dbr():
+        _same(y.array, m(x).array)
+
+
+class WithArgs(chainer.Chain):
+
+    def __init__(self):
+        super().__init__()
+        with self.init_scope():
+            self.l = L.Linear(3, 3)
+
+    @chainer.static_graph
+    def forward(self, x, scale=1.0, act=None, **kwargs):
+        h = self.l(x) * scale
+        if act == 'relu':
+            h = F.relu(h)
+        return h
+
+
+def test_argument_values_are_keys():
+    m = WithArgs()
+    x = numpy.random.RandomState(6).randn(2, 3).astype(numpy.float32)
+    m(x, 2.0)
+    assert _replayed(m(x, 2.0))
+    y = m(x, 3.0)
+    assert not _replayed(y)
+    with _dbr():
+        _same(m(x, 3.0).array, y.array)
+    m(x, 2, act='relu')  # int 2 is not float 2.0
+    y = m(x, 2, act='relu')
+    assert _replayed(y)
+    with _dbr():
+        _same(m(x, 2, act='relu').array, y.array)
+    assert _n_schedules(m) == 3
+
+
+def test_unkeyable_arguments_run_define_by_run():
+    m = WithArgs()
+    x = numpy.ones((2, 3), numpy.float32)
+    for bad in ([1.0], {'a': 1}, object(), (numpy.ones(1),)):
+        y1 = m(x, act=bad)
+        y2 = m(x, act=bad)
+        assert not _replayed(y1) and not _replayed(y2)
+    assert _n_schedules(m) == 0
+    assert m.static_schedule is None
+
+
+def test_use_static_graph_false_attaches_nothing():
+    m = MLP()
+    with _dbr():
+        m(numpy.ones((2, 5), numpy.float32))
+    assert not hasattr(m, 'schedule_manager')
+    assert not hasattr(m, 'static_schedule')
+    m(numpy.ones((2, 5), numpy.float32))
+    assert hasattr(m, 'schedule_manager') and hasattr(m, 'static_schedule')
+
+
+class _Counter(chainer.FunctionHook):
+    name = 'counter'
+
+
+def test_no_graph_built_during_replay(monkeypatch):
+    m = MLP()
+    x = numpy.ones((2, 5), numpy.float32)
+    m(x)
+    counts = {'apply': 0, 'init': 0}
+    apply, init = chainer.FunctionNode.apply, chainer.Variable.__init__
+
+    def counting_apply(self, inputs):
+        counts['apply'] += 1
+        return apply(self, inputs)
+
+    def counting_init(self, *a, **k):
+        counts['init'] += 1
+        return init(self, *a, **k)
+    monkeypatch.setattr(chainer.FunctionNode, 'apply', counting_apply)
+    monkeypatch.setattr(chainer.Variable, '__init__', counting_init)
+    y = m(x)
+    assert _replayed(y)
+    assert counts == {'apply': 1, 'init': 0}  # the one outer node
+    with chainer.using_config('enable_backprop', False):
+        m(x)
+        counts['apply'] = 0
+        m(x)
+        assert counts == {'apply': 0, 'init': 0}
+
+
+def test_function_hooks_and_debug_run_define_by_run():
+    m = MLP()
+    x = numpy.ones((2, 5), numpy.float32)
+    m(x)
+    with chainer.function_hooks.TimerHook() as hook:
+        y = m(x)
+    assert not _replayed(y)
+    assert hook.call_history
+    with chainer.using_config('debug', True):
+        assert not _replayed(m(x))
+    assert _replayed(m(x))
+
+
+def test_double_backprop_refused():
+    m = MLP()
+    x = chainer.Variable(numpy.ones((2, 5), numpy.float32))
+    m(x)
+    y = m(x)
+    gx, = chainer.grad([F.sum(y)], [x])  # first order is fine
+    with _dbr():
+        gd, = chainer.grad([F.sum(m(x))], [x])
+    _same(gx.array, gd.array)
+    with pytest.raises(RuntimeError, match='double backprop'):
+        chainer.grad([F.sum(y)], [x], enable_double_backprop=True)
+
+
+class External(chainer.Chain):
+
+    def __init__(self, other):
+        super().__init__()
+        self.other = other  # not a child: its parameter is not ours
+
+    @chainer.static_graph
+    def forward(self, x):
+        return x * self.other
+
+
+class Odd(chainer.Chain):
+
+    def __init__(self, what):
+        super().__init__()
+        self.what = what
+
+    @chainer.static_graph
+    def forward(self, x):
+        y = x * 2
+        if self.what == 'dict':
+            return {'y': y}
+        if self.what == 'arg':
+            return x
+        return chainer.Variable(y.array + 1)
+
+
+def test_unsafe_forwards_run_define_by_run():
+    p = chainer.Parameter(numpy.full(3, 2., numpy.float32))
+    m = External(p)
+    x = numpy.ones(3, numpy.float32)
+    m(x)
+    y = m(x)
+    assert not _replayed(y)
+    assert 'requires grad' in m.static_schedule.reason
+    p.array[...] = 5
+    _same(m(x).array, [5, 5, 5])
+    for what in ('dict', 'arg', 'new'):
+        m = Odd(what)
+        xv = chainer.Variable(x)
+        m(xv)
+        out = m(xv)
+        if what == 'dict':
+            assert isinstance(out, dict)
+        elif what == 'arg':
+            assert out is xv
+        else:
+            _same(out.array, [3, 3, 3])
+        assert m.static_schedule.reason
+
+
+class Detach(chainer.Chain):
+
+    def __init__(self):
+        super().__init__()
+        with self.init_scope():
+            self.l = L.Linear(3, 3)
+
+    @chainer.static_graph
+    def forward(self, x):
+        h = self.l(x)
+        return F.sum(h * h.array)  # the gradient does not flow through .array
+
+
+def test_array_uses_carry_no_gradient():
+    s, d = _twins(Detach)
+    x = numpy.random.RandomState(7).randn(2, 3).astype(numpy.float32)
+    for i in range(3):
+        s.cleargrads()
+        d.cleargrads()
+        _call(s, True, x).backward()
+        _call(d, False, x).backward()
+        _same(s.l.W.grad, d.l.W.grad)
+
+
+class Lazy(chainer.Chain):
+
+    def __init__(self):
+        super().__init__()
+        with self.init_scope():
+            self.l = L.Linear(None, 2)
+
+    @chainer.static_graph
+    def forward(self, x):
+        return self.l(x)
+
+
+def test_lazy_initialized_parameters():
+    m = Lazy()
+    x = numpy.ones((2, 4), numpy.float32)
+    y1 = m(x)
+    y2 = m(x)  # the parameters exist now: a new key, recorded
+    y3 = m(x)
+    assert not _replayed(y1) and not _replayed(y2) and _replayed(y3)
+    _same(y1.array, y3.array)
+
+
+def test_copies_and_pickles_record_anew(tmp_path):
+    m = MLP()
+    x = numpy.ones((2, 5), numpy.float32)
+    m(x)
+    m(x)
+    for c in (m.copy(), m.copy(mode='copy'), copy.deepcopy(m),
+              pickle.loads(pickle.dumps(m))):
+        y = c(x)
+        assert not _replayed(y)
+        assert c.schedule_manager is not m.schedule_manager
+        _same(y.array, m(x).array)
+        assert _replayed(c(x))
+    # serializers: loading parameters is seen by the replay
+    path = str(tmp_path / 'm.npz')
+    serializers.save_npz(path, m)
+    m2 = MLP()
+    m2(x)
+    m2(x)
+    serializers.load_npz(path, m2)
+    y = m2(x)
+    _same(y.array, m(x).array)
+
+
+def test_minimize_cache_size_and_force_test_define_by_run():
+    class M(chainer.Chain):
+        @chainer.static_graph(minimize_cache_size=True,
+                              force_test_define_by_run=True)
+        def forward(self, x):
+            return F.identity(x) * 2
+
+    m = M()
+    m(numpy.ones(2, 'f'))
+    m(numpy.ones(3, 'f'))
+    assert _n_schedules(m) == 1
+    assert _replayed(m(numpy.ones(3, 'f')))
+    with chainer.using_config('train', False):
+        m(numpy.ones(3, 'f'))
+        assert not _replayed(m(numpy.ones(3, 'f')))
+    with pytest.raises(TypeError):
+        chainer.static_graph(bad=1)
+
+
+def test_static_code_runs_at_each_replay():
+    calls = []
+
+    @static_code
+    def count(a):
+        calls.append(float(a.sum()))
+
+    class M(chainer.Chain):
+        def __init__(self):
+            super().__init__()
+            self.buf = numpy.zeros(2, numpy.float32)
+
+        @chainer.static_graph
+        def forward(self, x):
+            y = F.identity(x) * 2
+            count(self.buf)
+            return y
+
+    m = M()
+    x = numpy.ones(2, 'f')
+    m(x)
+    m.buf[...] = 1
+    assert _replayed(m(x))
+    m.buf[...] = 2
+    m(x)
+    assert calls == [0., 2., 4.]
+
+
+def test_updater_and_trainer():
+    from chainer import iterators, training
+    from chainer.datasets import TupleDataset
+
+    rng = numpy.random.RandomState(8)
+    xs = rng.randn(32, 5).astype(numpy.float32)
+    data = TupleDataset(xs, rng.randint(0, 3, 32).astype(numpy.int32))
+    models = []
+    for static in (True, False):
+        model = L.Classifier(MLP())
+        models.append(model)
+    models[1].copyparams(models[0])
+    for model, static in zip(models, (True, False)):
+        opt = optimizers.MomentumSGD()
+        opt.setup(model)
+        it = iterators.SerialIterator(data, 8, shuffle=False)
+        updater = training.updaters.StandardUpdater(it, opt)
+        trainer = training.Trainer(updater, (2, 'epoch'))
+        with chainer.using_config('use_static_graph', static):
+            trainer.run()
+    assert _replayed(models[0].predictor(xs[:8]))
+    for (_, p), (_, q) in zip(models[0].namedparams(),
+                              models[1].namedparams()):
+        _same(p.array, q.array)
