@@ -139,7 +139,7 @@ def test_mlp_outputs_and_gradients_bit_identical():
         s.cleargrads()
         d.cleargrads()
         ys, yd = _call(s, True, xs), _call(d, False, xd)
-        assert _replayed(ys) == (i > 0)
+        assert _replayed(ys) == (i > 1)  # recorded twice, then replayed
         assert not _replayed(yd)
         _same(ys.array, yd.array)
         gy = rng.randn(*ys.shape).astype(numpy.float32)
@@ -165,7 +165,7 @@ def test_cnn_batchnorm_dropout():
         numpy.random.seed(i)
         with _dbr():
             yd = d(x)
-        assert _replayed(ys) == (i > 0)
+        assert _replayed(ys) == (i > 1)
         _same(ys.array, yd.array)
         F.sum(ys * ys).backward()
         F.sum(yd * yd).backward()
@@ -185,8 +185,8 @@ def test_cnn_batchnorm_dropout():
         d(x)
     # test mode is another schedule
     with chainer.using_config('train', False):
-        ys = s(x)
-        ys = s(x)
+        for _ in range(3):
+            ys = s(x)
         with _dbr():
             yd = d(x)
     assert _replayed(ys)
@@ -250,6 +250,7 @@ def test_two_calls_before_backward():
     rng = numpy.random.RandomState(4)
     x1, x2 = (rng.randn(2, 5).astype(numpy.float32) for _ in range(2))
     _call(s, True, x1)
+    _call(s, True, x1)
     outs = []
     for m, static in ((s, True), (d, False)):
         m.cleargrads()
@@ -285,15 +286,19 @@ def _n_schedules(model):
 def test_key_changes_record_anew():
     m = MLP()
     x = numpy.ones((2, 5), numpy.float32)
-    m(x)
+    x3 = numpy.ones((3, 5), numpy.float32)
+    assert not _replayed(m(x))
     assert _n_schedules(m) == 1
+    assert not _replayed(m(x))
     assert _replayed(m(x))
-    y = m(numpy.ones((3, 5), numpy.float32))  # shape
-    assert not _replayed(y) and _n_schedules(m) == 2
-    assert _replayed(m(numpy.ones((3, 5), numpy.float32)))
+    assert not _replayed(m(x3))  # shape
+    assert not _replayed(m(x3)) and _n_schedules(m) == 2
+    assert _replayed(m(x3))
     assert _replayed(m(x))  # the first schedule is still there
     with chainer.using_config('train', False):
         assert not _replayed(m(x))
+        assert not _replayed(m(x))
+        assert _replayed(m(x))
     assert _n_schedules(m) == 3
     for p in m.params():  # dtype of the parameters
         p.array = p.array.astype(numpy.float64)
@@ -303,14 +308,15 @@ def test_key_changes_record_anew():
         p.array = p.array.astype(numpy.float32)
     xv = chainer.Variable(x, requires_grad=False)
     with chainer.using_config('enable_backprop', False):
-        y = m(xv)
-        y = m(xv)
+        for _ in range(3):
+            y = m(xv)
         assert y.creator is None
     with _dbr():
         _same(y.array, m(x).array)
     # a replaced link is a key change too
     with m.init_scope():
         m.l3 = L.Linear(7, 3)
+    assert not _replayed(m(x))
     assert not _replayed(m(x))
     y = m(x)
     assert _replayed(y)
@@ -337,12 +343,14 @@ def test_argument_values_are_keys():
     m = WithArgs()
     x = numpy.random.RandomState(6).randn(2, 3).astype(numpy.float32)
     m(x, 2.0)
+    m(x, 2.0)
     assert _replayed(m(x, 2.0))
     y = m(x, 3.0)
     assert not _replayed(y)
     with _dbr():
         _same(m(x, 3.0).array, y.array)
     m(x, 2, act='relu')  # int 2 is not float 2.0
+    m(x, 2, act='relu')
     y = m(x, 2, act='relu')
     assert _replayed(y)
     with _dbr():
@@ -379,6 +387,7 @@ def test_no_graph_built_during_replay(monkeypatch):
     m = MLP()
     x = numpy.ones((2, 5), numpy.float32)
     m(x)
+    m(x)
     counts = {'apply': 0, 'init': 0}
     apply, init = chainer.FunctionNode.apply, chainer.Variable.__init__
 
@@ -396,6 +405,7 @@ def test_no_graph_built_during_replay(monkeypatch):
     assert counts == {'apply': 1, 'init': 0}  # the one outer node
     with chainer.using_config('enable_backprop', False):
         m(x)
+        m(x)
         counts['apply'] = 0
         m(x)
         assert counts == {'apply': 0, 'init': 0}
@@ -404,6 +414,7 @@ def test_no_graph_built_during_replay(monkeypatch):
 def test_function_hooks_and_debug_run_define_by_run():
     m = MLP()
     x = numpy.ones((2, 5), numpy.float32)
+    m(x)
     m(x)
     with chainer.function_hooks.TimerHook() as hook:
         y = m(x)
@@ -417,6 +428,7 @@ def test_function_hooks_and_debug_run_define_by_run():
 def test_double_backprop_refused():
     m = MLP()
     x = chainer.Variable(numpy.ones((2, 5), numpy.float32))
+    m(x)
     m(x)
     y = m(x)
     gx, = chainer.grad([F.sum(y)], [x])  # first order is fine
@@ -518,10 +530,11 @@ def test_lazy_initialized_parameters():
     m = Lazy()
     x = numpy.ones((2, 4), numpy.float32)
     y1 = m(x)
-    y2 = m(x)  # the parameters exist now: a new key, recorded
-    y3 = m(x)
-    assert not _replayed(y1) and not _replayed(y2) and _replayed(y3)
-    _same(y1.array, y3.array)
+    # the parameters exist now: a new key, recorded twice
+    ys = [m(x) for _ in range(3)]
+    assert not _replayed(y1) and [_replayed(y) for y in ys] == \
+        [False, False, True]
+    _same(y1.array, ys[2].array)
 
 
 def test_copies_and_pickles_record_anew(tmp_path):
@@ -535,15 +548,17 @@ def test_copies_and_pickles_record_anew(tmp_path):
         assert not _replayed(y)
         assert c.schedule_manager is not m.schedule_manager
         _same(y.array, m(x).array)
+        c(x)
         assert _replayed(c(x))
     # serializers: loading parameters is seen by the replay
     path = str(tmp_path / 'm.npz')
     serializers.save_npz(path, m)
     m2 = MLP()
-    m2(x)
-    m2(x)
+    for _ in range(3):
+        m2(x)
     serializers.load_npz(path, m2)
     y = m2(x)
+    assert _replayed(y)
     _same(y.array, m(x).array)
 
 
@@ -558,10 +573,11 @@ def test_minimize_cache_size_and_force_test_define_by_run():
     m(numpy.ones(2, 'f'))
     m(numpy.ones(3, 'f'))
     assert _n_schedules(m) == 1
+    m(numpy.ones(3, 'f'))
     assert _replayed(m(numpy.ones(3, 'f')))
     with chainer.using_config('train', False):
-        m(numpy.ones(3, 'f'))
-        assert not _replayed(m(numpy.ones(3, 'f')))
+        for _ in range(3):
+            assert not _replayed(m(numpy.ones(3, 'f')))
     with pytest.raises(TypeError):
         chainer.static_graph(bad=1)
 
@@ -587,11 +603,12 @@ def test_static_code_runs_at_each_replay():
     m = M()
     x = numpy.ones(2, 'f')
     m(x)
+    m(x)
     m.buf[...] = 1
     assert _replayed(m(x))
     m.buf[...] = 2
     m(x)
-    assert calls == [0., 2., 4.]
+    assert calls == [0., 0., 2., 4.]
 
 
 def test_updater_and_trainer():
@@ -618,3 +635,78 @@ def test_updater_and_trainer():
     for (_, p), (_, q) in zip(models[0].namedparams(),
                               models[1].namedparams()):
         _same(p.array, q.array)
+
+
+class FromData(chainer.Chain):
+
+    def __init__(self, what):
+        super().__init__()
+        self.what = what
+        self.t = 0
+
+    @chainer.static_graph
+    def forward(self, x):
+        if self.what == 'array':  # an array made in Python from the data
+            return F.relu(x * 1) + numpy.abs(x.array)
+        self.t += 1  # a Python counter that sets an op's constant
+        return x * float(self.t)
+
+
+@pytest.mark.parametrize('what', ['array', 'counter'])
+def test_values_computed_in_python_are_caught(what):
+    m = FromData(what)
+    rng = numpy.random.RandomState(9)
+    for i in range(4):
+        x = chainer.Variable(rng.randn(3).astype(numpy.float32))
+        y = m(x)
+        assert not _replayed(y)
+        with _dbr():
+            m.t -= what == 'counter'
+            _same(y.array, m(x).array)
+    assert 'changed between two calls' in m.static_schedule.reason
+
+
+def test_legacy_function_and_nested_static_chains():
+    class Square(chainer.Function):
+        def forward(self, inputs):
+            self.retain_inputs((0,))
+            return inputs[0] ** 2,
+
+        def backward(self, inputs, grad_outputs):
+            return 2 * inputs[0] * grad_outputs[0],
+
+    class Inner(chainer.Chain):
+        def __init__(self):
+            super().__init__()
+            with self.init_scope():
+                self.l = L.Linear(3, 3)
+
+        @chainer.static_graph
+        def forward(self, x):
+            return Square()(self.l(x))
+
+    class Outer(chainer.Chain):
+        def __init__(self):
+            super().__init__()
+            with self.init_scope():
+                self.inner = Inner()
+
+        @chainer.static_graph
+        def forward(self, x):
+            return F.sum(self.inner(x) * 2)
+
+    s, d = _twins(Outer)
+    x = numpy.random.RandomState(10).randn(2, 3).astype(numpy.float32)
+    for i in range(3):
+        s.cleargrads()
+        d.cleargrads()
+        ys, yd = _call(s, True, x), _call(d, False, x)
+        ys.backward()
+        yd.backward()
+        _same(ys.array, yd.array)
+        _same(s.inner.l.W.grad, d.inner.l.W.grad)
+    assert _replayed(ys)
+    # the inner chain alone records and replays too
+    for _ in range(3):
+        y = s.inner(x)
+    assert _replayed(y)

@@ -230,6 +230,8 @@ class Schedule:
         for at, func, a, kw in recorder.code:
             code_at.setdefault(at, []).append((func, a, kw))
         self.code_after = code_at  # {number of ops run: [static code]}
+        self.consts = consts
+        self.templates = [t for _, t, _, _ in ops]
         for s, ((fn, template, xs, ys), ins) in enumerate(zip(ops, steps)):
             slots = tuple(slot(r) for r, _ in ins)
             self.in_slots.append(slots)
@@ -258,6 +260,33 @@ class Schedule:
         self._plans = {}
         self.n_ops = len(ops)
         self.function_class = StaticScheduleFunction
+
+    def differs_from(self, other):
+        """What differs between two recordings of one key (None if
+        nothing): Python code of the forward that gave other constants or
+        other op settings would be frozen wrongly by a replay."""
+        if [type(t) for t in self.templates] != \
+                [type(t) for t in other.templates] or \
+                self.in_slots != other.in_slots or \
+                self.grad_ok != other.grad_ok or \
+                self.out_slots != other.out_slots or \
+                [id(p) for p in self.params] != [id(p) for p in other.params]:
+            return 'the ops applied'
+        for a, b in zip(self.consts, other.consts):
+            if not _same_value(a, b):
+                return 'a constant input of an op (an array made by Python ' \
+                    'code of the forward?)'
+        for a, b in zip(self.templates, other.templates):
+            da, db = a.__dict__, b.__dict__
+            if da.keys() != db.keys() or not all(
+                    _same_value(da[k], db[k]) for k in da
+                    if k not in ('inputs', 'outputs', 'rank')):
+                return 'the settings of {}'.format(a.label)
+        ca, cb = self.code_after, other.code_after
+        if ca.keys() != cb.keys() or not all(
+                _same_value(ca[k], cb[k]) for k in ca):
+            return 'the @static_code calls'
+        return None
 
     def __reduce__(self):
         return (_none, ())  # a copy or a pickle of a chain records anew
@@ -360,6 +389,29 @@ class Schedule:
 
 def _none():
     return None
+
+
+def _same_value(a, b):
+    """Whether two recordings saw the same value (lenient on objects of
+    other kinds: same type)."""
+    if a is b:
+        return True
+    ta = type(a)
+    if ta is not type(b):
+        return False
+    if ta in (tuple, list):
+        return len(a) == len(b) and all(map(_same_value, a, b))
+    if ta is dict:
+        return a.keys() == b.keys() and all(
+            _same_value(a[k], b[k]) for k in a)
+    if is_array(a):
+        if a.shape != b.shape or a.dtype != b.dtype:
+            return False
+        xp = backend.get_array_module(a)
+        return bool(xp.array_equal(a, b, equal_nan=a.dtype.kind in 'fc'))
+    if isinstance(a, (int, float, complex, str, bytes, numpy.generic)):
+        return a == b or (a != a and b != b)
+    return True
 
 
 def _run_code(entries):

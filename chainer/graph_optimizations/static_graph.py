@@ -14,13 +14,18 @@ entries that can change what the forward does (``train``,
 ``enable_backprop``, ``type_check``, ``dtype``, the cuDNN and iDeep
 switches, ...); and the chain's state: which Parameter objects it holds with
 the shapes, dtypes and devices of their arrays, and its persistent values
-(arrays by identity).  A new key runs define-by-run and records a new
-schedule; older ones are kept (up to ``max_cache_size``, or only the last
-one with ``minimize_cache_size=True``).
+(arrays by identity).  The first two calls with a new key run
+define-by-run and record; the schedule is replayed from the third call on
+if both recordings agree (the same ops on the same slots, equal constants
+and op settings), and the key runs define-by-run for good if they do not.
+Older keys are kept (up to ``max_cache_size``, or only the last one with
+``minimize_cache_size=True``).
 
 What is replayed is what the ops did: Python code of the forward (creating
 arrays, reading ``.array``, branching on values, ``self.n += 1``) runs only
 when recording, and its results are frozen, as with Chainer's static graph.
+The second recording catches such values when they differ between the two
+calls, not when they happen to be equal.
 Parameters are read through their Parameter objects at each call, so
 optimizers (in place or not), serializers and ``copyparams`` are seen;
 persistent arrays are used by identity, so in-place updates (batch
@@ -186,15 +191,21 @@ class StaticScheduleManager:
         key = (func, key, _config_key(store), state)
 
         sched = self.schedules.get(key)
-        if sched is None:
+        if sched is None or (type(sched) is not _Dynamic and
+                             not sched.verified):
             return self._record(func, options, chain, args, kwargs, arrays,
-                                key, keep)
+                                key, keep, sched)
         chain.__dict__['static_schedule'] = sched
         if type(sched) is _Dynamic:
             return func(chain, *args, **kwargs)
         return _replay(sched, arrays, store.enable_backprop)
 
-    def _record(self, func, options, chain, args, kwargs, arrays, key, keep):
+    def _record(self, func, options, chain, args, kwargs, arrays, key, keep,
+                first):
+        """Runs define-by-run and records.  A new key is recorded twice
+        (its first two calls) and replayed only if both recordings agree,
+        so that values the forward computed in Python from the data (frozen
+        by a replay) are caught."""
         # (imported here: function_node imports this package)
         from chainer.graph_optimizations import _schedule
         rec = _schedule.Recorder()
@@ -211,8 +222,15 @@ class StaticScheduleManager:
             sched = _schedule.Schedule(rec, arrays, params, result,
                                        _local_store.enable_backprop)
             sched.keep = keep
-            _say(options, 1, chain, 'recorded a schedule of {} ops'.format(
-                sched.n_ops))
+            sched.verified = False
+            if first is not None:
+                why = first.differs_from(sched)
+                if why is not None:
+                    raise _schedule._Unsafe(
+                        '{} changed between two calls'.format(why))
+                sched.verified = True
+            _say(options, 1, chain, '{} a schedule of {} ops'.format(
+                'checked' if first else 'recorded', sched.n_ops))
         except _schedule._Unsafe as e:
             sched = _Dynamic(str(e))
             sched.keep = keep
@@ -220,6 +238,7 @@ class StaticScheduleManager:
         schedules = self.schedules
         limit = 1 if options['minimize_cache_size'] else \
             options['max_cache_size']
+        schedules.pop(key, None)
         while schedules and len(schedules) >= limit:
             del schedules[next(iter(schedules))]
         schedules[key] = sched
