@@ -130,8 +130,19 @@ def _conv_plain(x, W, b, stride, pad, dilate, cover_all, outs):
     xp = backend.get_array_module(x)
     n, out_c = x.shape[0], W.shape[0]
     windows = _Windows(x, W.shape[2:], stride, pad, dilate, cover_all, outs)
-    y = xp.empty((n, out_c) + windows.outs, x.dtype)
     W2 = W.reshape(out_c, -1)
+    if 1 < n <= windows.step:
+        # The whole batch in one GEMM: its rows (n, *outs) against the
+        # channels make a channels-last y, returned as an (n, c, *outs)
+        # view (no transposing copy; elementwise ops and pooling keep or
+        # shrink that layout before anything copies it).
+        _, _, col = next(iter(windows))
+        y = xp.matmul(col.T, W2.T)
+        if b is not None:
+            y += b
+        return xp.moveaxis(y.reshape((n,) + windows.outs + (out_c,)), -1,
+                           1)
+    y = xp.empty((n, out_c) + windows.outs, x.dtype)
     for s, e, col in windows:
         if e - s == 1:
             xp.matmul(W2, col, out=y[s].reshape(out_c, -1))
