@@ -7,9 +7,9 @@ Layouts follow Chainer: ``x`` is ``(n, c, *dims)``, a convolution filter
 Without groups, each op walks the batch in chunks of a few samples: the
 windows of a chunk are copied into a buffer of a few megabytes (the C
 loops pad in place, in 2-d), and one GEMM per chunk reads it while it is
-still in the cache.  The whole column array of a batch (``prod(ksize)``
-times the input) never exists.  Groups become a batch axis of a matmul
-over the whole batch.
+still in the cache.  The whole column array of a large batch
+(``prod(ksize)`` times the input) never exists.  Groups become a batch
+axis of a matmul over the whole batch.
 """
 
 
@@ -28,7 +28,7 @@ from chainer.utils.array import size_of_shape
 # sample alone is larger.  Measured on 2 cores (32x64x32x32, 3x3): 2 MB
 # (one sample per GEMM) to 8 MB cost the same CPU time, and fewer GEMMs
 # mean fewer waits for BLAS's threads (costly on a loaded machine); the
-# whole batch at once (75 MB) is 10-20% slower.
+# whole batch at once (75 MB of windows) costs 5-10% more.
 _CHUNK_BYTES = 1 << 23
 
 
