@@ -133,7 +133,7 @@ def test_static_graph_runs_define_by_run():
 def test_mlp_outputs_and_gradients_bit_identical():
     s, d = _twins(MLP)
     rng = numpy.random.RandomState(0)
-    for i in range(4):
+    for i in range(7):  # recorded, checked, then backward recorded too
         x = rng.randn(6, 5).astype(numpy.float32)
         xs, xd = chainer.Variable(x), chainer.Variable(x.copy())
         s.cleargrads()
@@ -156,7 +156,7 @@ def test_mlp_outputs_and_gradients_bit_identical():
 def test_cnn_batchnorm_dropout():
     s, d = _twins(CNN)
     rng = numpy.random.RandomState(1)
-    for i in range(3):
+    for i in range(6):
         x = rng.randn(2, 2, 12, 12).astype(numpy.float32)
         s.cleargrads()
         d.cleargrads()
@@ -196,7 +196,7 @@ def test_cnn_batchnorm_dropout():
 def test_shared_parameters():
     s, d = _twins(Shared)
     x = numpy.random.RandomState(2).randn(3, 4).astype(numpy.float32)
-    for i in range(3):
+    for i in range(6):
         s.cleargrads()
         d.cleargrads()
         ys, yd = _call(s, True, x), _call(d, False, x)
@@ -212,7 +212,7 @@ def test_shared_parameters():
 def test_multiple_outputs_and_broadcasting(as_list):
     s, d = _twins(TwoOutputs, as_list)
     rng = numpy.random.RandomState(3)
-    for i in range(3):
+    for i in range(7):
         x = rng.randn(4, 3).astype(numpy.float32)
         y = rng.randn(1, 2).astype(numpy.float32)
         vs = [chainer.Variable(x), chainer.Variable(y)]
@@ -269,7 +269,7 @@ def test_optimizer_steps_match_define_by_run():
         opt_s.setup(s)
         opt_d.setup(d)
         rng = numpy.random.RandomState(5)
-        for i in range(5):
+        for i in range(8):
             x = rng.randn(8, 5).astype(numpy.float32)
             t = rng.randint(0, 3, 8).astype(numpy.int32)
             opt_s.update(lambda: F.softmax_cross_entropy(s(x), t))
@@ -506,7 +506,7 @@ class Detach(chainer.Chain):
 def test_array_uses_carry_no_gradient():
     s, d = _twins(Detach)
     x = numpy.random.RandomState(7).randn(2, 3).astype(numpy.float32)
-    for i in range(3):
+    for i in range(6):
         s.cleargrads()
         d.cleargrads()
         _call(s, True, x).backward()
@@ -697,7 +697,7 @@ def test_legacy_function_and_nested_static_chains():
 
     s, d = _twins(Outer)
     x = numpy.random.RandomState(10).randn(2, 3).astype(numpy.float32)
-    for i in range(3):
+    for i in range(6):
         s.cleargrads()
         d.cleargrads()
         ys, yd = _call(s, True, x), _call(d, False, x)

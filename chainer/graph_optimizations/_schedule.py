@@ -195,6 +195,7 @@ class Schedule:
                               'the forward')
             out_refs.append((s, j))
         self.out_requires_grad = tuple(v._requires_grad for v in outs)
+        self.out_types = tuple((v.shape, v.dtype) for v in outs)
 
         # Slot numbers.
         self.n_args = n_args = len(args)
@@ -218,8 +219,6 @@ class Schedule:
                 return n_in + ref[1]
             return out_base[ref[1]] + ref[2]
 
-        self.init_vals = [None] * n_in + consts + [None] * (base - n_in -
-                                                            len(consts))
         self.out_slots = tuple(slot((None,) + r) for r in out_refs)
         self.steps = []
         self.in_slots = []
@@ -258,6 +257,7 @@ class Schedule:
         self.order = sorted(range(len(ops)),
                             key=lambda s: (-self.ranks[s], -s))
         self._plans = {}
+        self.recipes = {}  # (op, targets[, missing gys]) -> BackwardRecipe
         self.n_ops = len(ops)
         self.function_class = StaticScheduleFunction
 
@@ -300,13 +300,15 @@ class Schedule:
         """Runs the ops on ``inputs`` (arrays of the argument and parameter
         slots); returns the output arrays and, if ``keep``, the ops made
         (for backward)."""
-        vals = self.init_vals.copy()
-        vals[:self.n_in] = inputs
+        vals = list(inputs)
+        vals += self.consts  # the outputs follow, op by op
         made = [] if keep else None
+        append = made.append if keep else None
         code = self.code_after
         if code and 0 in code:
             _run_code(code[0])
-        for s, (cls, clone, get, single, lo, hi) in enumerate(self.steps):
+        s = 0
+        for cls, clone, get, single, lo, hi in self.steps:
             if type(clone) is dict:
                 f = _object_new(cls)
                 f.__dict__.update(clone)
@@ -317,9 +319,16 @@ class Schedule:
             else:
                 xs = () if get is None else get(vals)
             ys = f.forward(xs)
-            if type(ys) is not tuple or any(
-                    [type(y) is not _ndarray for y in ys]):
+            if type(ys) is not tuple:
                 ys = f._fix_outputs(ys)
+            elif len(ys) == 1:
+                if type(ys[0]) is not _ndarray:
+                    ys = f._fix_outputs(ys)
+            else:
+                for y in ys:
+                    if type(y) is not _ndarray:
+                        ys = f._fix_outputs(ys)
+                        break
             if keep:
                 idx = f._input_indexes_to_retain
                 if idx is not None:
@@ -327,10 +336,11 @@ class Schedule:
                 idx = f._output_indexes_to_retain
                 if idx is not None:
                     f._retained_out_data = tuple([ys[i] for i in idx])
-                made.append(f)
-            vals[lo:hi] = ys
-            if code and s + 1 in code:
-                _run_code(code[s + 1])
+                append(f)
+            vals += ys
+            s += 1
+            if code and s in code:
+                _run_code(code[s])
         return tuple([vals[k] for k in self.out_slots]), made
 
     def _plan(self, indexes):
@@ -351,7 +361,14 @@ class Schedule:
                 _, _, _, _, lo, hi = self.steps[s]
                 for k in range(lo, hi):
                     reach[k] = True
-        plan = [(s, targets[s]) for s in self.order if targets[s]]
+        plan = []
+        for s in self.order:
+            t = targets[s]
+            if t:
+                _, _, _, _, lo, hi = self.steps[s]
+                slots = self.in_slots[s]
+                plan.append((s, t, lo, hi, (s, t),
+                             tuple([slots[i] for i in t])))
         self._plans[indexes] = plan
         return plan
 
@@ -359,32 +376,223 @@ class Schedule:
         """The gradients (arrays) of the outer inputs ``indexes`` given
         those of the outputs (arrays or None)."""
         grads = {}
-        for k, g in zip(self.out_slots, gys):
+        recipes = self.recipes
+        for k, g, (shape, dtype) in zip(self.out_slots, gys, self.out_types):
             if g is not None:
                 _add(grads, k, g)
-        steps = self.steps
-        in_slots = self.in_slots
-        for s, target in self._plan(indexes):
-            _, _, _, _, lo, hi = steps[s]
+                if g.shape != shape or g.dtype != dtype:
+                    recipes = {}  # recorded for gradients like the outputs
+        for s, target, lo, hi, key, slots in self._plan(indexes):
             f = made[s]
             if hi - lo == 1:
-                gy = (_take(grads, lo),)
-                if gy[0] is None:
+                g = grads.pop(lo, None)
+                if g is None:
                     continue
+                if type(g) is list:
+                    g = _sum(g)._data
+                gy = (g,)
             else:
                 gy = tuple([_take(grads, k) for k in range(lo, hi)])
                 if all([g is None for g in gy]):
                     continue
+                key = key + (tuple([g is None for g in gy]),)
             gxs = None
             if f._backward_arrays is not None:
                 gxs = f._backward_arrays(target, gy)
             if gxs is None:
-                gxs = _backward_variables(f, target, gy)
-            slots = in_slots[s]
-            for i, gx in zip(target, gxs):
+                recipe = recipes.get(key)
+                if recipe.__class__ is BackwardRecipe and recipe.verified:
+                    if recipe.passthrough:
+                        gxs = [None if k is None else gy[k]
+                               for k in recipe.outs]
+                    else:
+                        gxs = recipe.run(f, gy)
+                elif recipe is False:
+                    gxs = _backward_variables(f, target, gy)
+                else:
+                    gxs, recipes[key] = _record_backward(f, target, gy,
+                                                         recipe)
+            for k, gx in zip(slots, gxs):
                 if gx is not None:
-                    _add(grads, slots[i], gx)
+                    cur = grads.get(k)
+                    if cur is None:
+                        grads[k] = gx
+                    elif type(cur) is list:
+                        cur.append(gx)
+                    else:
+                        grads[k] = [cur, gx]
         return tuple([_take(grads, i) for i in indexes])
+
+
+def _record_backward(f, target, gy, first):
+    """Runs an op's backward on Variables while recording the ops it
+    applies; returns the gradients and what to keep for the next time: a
+    BackwardRecipe (checked against the first one when there is one) or
+    False (run this backward on Variables for good)."""
+    rec = Recorder()
+    with rec:
+        gxs = _backward_variables(f, target, gy)
+    try:
+        recipe = BackwardRecipe(f, rec, gy, gxs)
+        if first is not None:
+            if not first.same_as(recipe):
+                return gxs, False
+            recipe.verified = True
+    except _Unsafe:
+        return gxs, False
+    return gxs, recipe
+
+
+# What an op of a recorded backward may hold besides arrays, the op it is
+# the backward of, and containers of these: plain values only, so that
+# nothing of one call is frozen into the next.
+_PLAIN = (type(None), bool, int, float, complex, str, bytes, numpy.dtype,
+          type)
+
+
+class BackwardRecipe:
+    """One op's backward recorded at the level of arrays.
+
+    The ops its backward applied, fed from the incoming gradients, from the
+    arrays and the retained arrays of the op (this call's, at each replay)
+    and from each other's outputs.  Any other array (one made by Python code
+    of the backward), or an attribute of another kind, makes the backward
+    unfit for recording.
+    """
+
+    verified = False
+
+    def __init__(self, f, rec, gy, gxs):
+        if rec.unsafe or rec.code:
+            raise _Unsafe(rec.unsafe or 'static code')
+        sources = {}
+        for j, g in enumerate(gy):
+            if g is not None:
+                sources[id(g)] = ('g', j)
+        for name, v in f.__dict__.items():
+            if is_array(v):
+                sources.setdefault(id(v), ('a', name))
+        for attr in ('_retained_in_data', '_retained_out_data'):
+            data = f.__dict__.get(attr)
+            if type(data) is tuple:
+                for i, v in enumerate(data):
+                    if v is not None:
+                        sources.setdefault(id(v), ('r', attr, i))
+
+        def ref(v):
+            if v is None:
+                return None
+            if v is f:
+                return ('f',)
+            r = sources.get(id(v))
+            if r is None:
+                raise _Unsafe('an array made outside the ops')
+            return r
+
+        self.steps = []
+        self.settings = []
+        slot_of = {}  # a source -> its slot in the values of a run
+        extra = []  # the sources other than the gradients, in slot order
+        n_gy = len(gy)
+
+        def slot(v):
+            r = ref(v)
+            if r is None:
+                return None
+            if r[0] == 'g':
+                return r[1]
+            if r[0] == 'o':
+                return r[1]
+            k = slot_of.get(r)
+            if k is None:
+                k = slot_of[r] = -1 - len(extra)  # renumbered below
+                extra.append(r)
+            return k
+
+        n_out = 0
+        for fn, template, xs, ys in rec.ops:
+            ins = tuple(slot(x) for x in xs)
+            d = dict(template.__dict__)
+            attrs = []
+            for name, v in d.items():
+                if is_array(v) or v is f:
+                    attrs.append((name, slot(v)))
+                elif not _plain(v):
+                    raise _Unsafe('an attribute of a backward op')
+            for name, _ in attrs:
+                del d[name]
+            self.settings.append(d)
+            self.steps.append([type(template), d, attrs, ins])
+            for y in ys:
+                if y is not None:
+                    sources[id(y)] = ('o', -10 ** 9 + n_out)  # renumbered
+                n_out += 1
+        outs = [slot(g) for g in gxs]
+
+        # Slots: the gradients, then the other sources, then the outputs.
+        base = n_gy + len(extra)
+
+        def final(k):
+            if k is None or 0 <= k < n_gy:
+                return k
+            if k < -10 ** 8:
+                return base + k + 10 ** 9
+            return n_gy - 1 - k
+
+        for st in self.steps:
+            st[2] = tuple((name, final(k)) for name, k in st[2])
+            st[3] = tuple(final(k) for k in st[3])
+            st[:] = (st[0], st[1], st[2], st[3], None in st[3])
+        self.steps = [tuple(st) for st in self.steps]
+        self.extra = tuple(extra)
+        self.outs = tuple(final(k) for k in outs)
+        self.passthrough = not self.steps and all(
+            k is None or k < n_gy for k in self.outs)
+
+    def same_as(self, other):
+        return [s[0] for s in self.steps] == [s[0] for s in other.steps] \
+            and [s[2:4] for s in self.steps] == \
+            [s[2:4] for s in other.steps] and self.outs == other.outs and \
+            self.extra == other.extra and \
+            all(map(_same_value, self.settings, other.settings))
+
+    def run(self, f, gy):
+        if self.passthrough:
+            return [None if k is None else gy[k] for k in self.outs]
+        vals = list(gy)
+        if self.extra:
+            fd = f.__dict__
+            for r in self.extra:
+                kind = r[0]
+                vals.append(f if kind == 'f' else fd[r[1]] if kind == 'a'
+                            else fd[r[1]][r[2]])
+        for cls, d, attrs, ins, has_none in self.steps:
+            op = _object_new(cls)
+            od = op.__dict__
+            od.update(d)
+            for name, k in attrs:
+                od[name] = vals[k]
+            if has_none:
+                xs = tuple([None if k is None else vals[k] for k in ins])
+            else:
+                xs = tuple([vals[k] for k in ins])
+            ys = op.forward(xs)
+            if type(ys) is not tuple or any(
+                    [type(y) is not _ndarray for y in ys]):
+                ys = op._fix_outputs(ys)
+            vals.extend(ys)
+        return [None if k is None else vals[k] for k in self.outs]
+
+
+def _plain(v):
+    t = type(v)
+    if t in _PLAIN or isinstance(v, numpy.generic):
+        return True
+    if t in (tuple, list):
+        return all(map(_plain, v))
+    if t is dict:
+        return all(map(_plain, v.keys())) and all(map(_plain, v.values()))
+    return False
 
 
 def _none():
