@@ -367,8 +367,8 @@ class Schedule:
             if t:
                 _, _, _, _, lo, hi = self.steps[s]
                 slots = self.in_slots[s]
-                plan.append((s, t, lo, hi, (s, t),
-                             tuple([slots[i] for i in t])))
+                plan.append([s, t, lo, hi, (s, t),
+                             tuple([slots[i] for i in t]), None])
         self._plans[indexes] = plan
         return plan
 
@@ -382,20 +382,31 @@ class Schedule:
                 _add(grads, k, g)
                 if g.shape != shape or g.dtype != dtype:
                     recipes = {}  # recorded for gradients like the outputs
-        for s, target, lo, hi, key, slots in self._plan(indexes):
-            f = made[s]
+        for entry in self._plan(indexes):
+            s, target, lo, hi, key, slots, dest = entry
             if hi - lo == 1:
                 g = grads.pop(lo, None)
                 if g is None:
                     continue
                 if type(g) is list:
                     g = _sum(g)._data
+                if dest is not None and recipes is self.recipes:
+                    # a backward that hands its gradient on as it is
+                    cur = grads.get(dest)
+                    if cur is None:
+                        grads[dest] = g
+                    elif type(cur) is list:
+                        cur.append(g)
+                    else:
+                        grads[dest] = [cur, g]
+                    continue
                 gy = (g,)
             else:
                 gy = tuple([_take(grads, k) for k in range(lo, hi)])
                 if all([g is None for g in gy]):
                     continue
                 key = key + (tuple([g is None for g in gy]),)
+            f = made[s]
             gxs = None
             if f._backward_arrays is not None:
                 gxs = f._backward_arrays(target, gy)
@@ -405,6 +416,8 @@ class Schedule:
                     if recipe.passthrough:
                         gxs = [None if k is None else gy[k]
                                for k in recipe.outs]
+                        if len(gy) == 1 and recipe.outs == (0,):
+                            entry[6] = slots[0]
                     else:
                         gxs = recipe.run(f, gy)
                 elif recipe is False:
