@@ -49,14 +49,21 @@ def _native_2d(x, pad, add=False):
 
 
 def _copyto(dst, src):
-    """``dst[...] = src``; the C loops move the short rows of a window view
-    as whole runs, where NumPy pays its iterator a few elements at a time."""
-    if conv_nd._loops is not None and type(dst) is numpy.ndarray and \
-            type(src) is numpy.ndarray and dst.dtype == src.dtype and \
-            not dst.dtype.hasobject:
-        conv_nd._loops.copyto(dst, src)
-    else:
+    """``dst[...] = src``.  NumPy's copy pays its iterator every few
+    elements when the rows of a window view are short: the C loops move
+    each row as one run, and without them each row is seen as one opaque
+    (void) item, moved as one block (the same bytes)."""
+    if type(dst) is not numpy.ndarray or type(src) is not numpy.ndarray or \
+            dst.dtype != src.dtype or dst.dtype.hasobject:
         backend.get_array_module(dst).copyto(dst, src)
+    elif conv_nd._loops is not None:
+        conv_nd._loops.copyto(dst, src)
+    elif dst.ndim > 1 and dst.shape[-1] > 1 and dst.size and \
+            dst.strides[-1] == src.strides[-1] == dst.itemsize:
+        row = numpy.dtype((numpy.void, dst.shape[-1] * dst.itemsize))
+        numpy.copyto(dst.view(row)[..., 0], src.view(row)[..., 0])
+    else:
+        numpy.copyto(dst, src)
 
 
 class _Windows:
@@ -178,44 +185,34 @@ def _grad_w_plain(x, gy, ksize, stride, pad, dilate):
 
 def _deconv_plain(x, W, b, stride, pad, outsize, dilate):
     """The adjoint of :func:`_conv_plain` in ``x``: per chunk, the windows
-    ``W^T x`` summed back onto a zeroed image buffer."""
+    ``W^T x`` summed back onto the image."""
     xp = backend.get_array_module(x)
+    nd = x.ndim - 2
     n, in_c = x.shape[:2]
     ksize = W.shape[2:]
     out_c = W.shape[1]
     dims = x.shape[2:]
-    size = tuple(max(o + 2 * p, (d - 1) * s + (k - 1) * dl + 1)
-                 for o, p, d, s, k, dl in zip(outsize, pad, dims, stride,
-                                              ksize, dilate))
     step = _chunk(xp, n, out_c * size_of_shape(ksize) *
                   size_of_shape(dims) * x.itemsize)
     WT = W.reshape(in_c, -1).T
     y = xp.empty((n, out_c) + tuple(outsize), x.dtype)
-    native_2d = _native_2d(y, pad, add=True)
-    if not native_2d:
-        img_buf = xp.empty(out_c * step * size_of_shape(size), x.dtype)
-        native = conv_nd._native_add(xp, img_buf)
-    crop = tuple(slice(p, p + o) for p, o in zip(pad, outsize))
+    native = _native_2d(y, pad, add=True)
+    geom = tuple(stride) + tuple(pad) + tuple(dilate)
     for s in range(0, n, step):
         e = min(n, s + step)
         col = xp.matmul(WT, _batch_inner(xp, x, s, e)).reshape(
             (out_c,) + tuple(ksize) + (e - s,) + dims)
-        if native_2d:  # the sums written straight into y
-            conv_nd._loops.col2im_2d(
-                y[s:e], col, tuple(stride) + tuple(pad) + tuple(dilate))
-            continue
-        img = img_buf[:out_c * (e - s) * size_of_shape(size)].reshape(
-            (out_c, e - s) + size)
-        img.fill(0)
-        for offset, index in conv_nd.window_slices(ksize, stride, dims,
-                                                   dilate):
-            part = col[(slice(None),) + offset]
-            if native:
-                conv_nd._loops.add(img[index], part)
-            else:
-                img[index] += part
-        _copyto(y[s:e], img[(slice(None), slice(None)) + crop].swapaxes(
-            0, 1))
+        if native:  # the sums written straight into y
+            conv_nd._loops.col2im_2d(y[s:e], col, geom)
+        elif e - s >= 8:
+            # NumPy's window sums with many samples last: long contiguous
+            # stretches for its loops (with few, the rows are longer).
+            img = col2im_add(xp.moveaxis(col, 1 + nd, -1), stride, pad,
+                             outsize, dilate, first=1)
+            _copyto(y[s:e], xp.moveaxis(img, -1, 0))
+        else:
+            _copyto(y[s:e], col2im_add(xp.moveaxis(col, 1 + nd, 0), stride,
+                                       pad, outsize, dilate))
     _add_bias(y, b)
     return y
 

@@ -36,10 +36,14 @@ def _deconv64(x, W, stride, outsize):
     return img[:, :, :H, :Wd]
 
 
+@pytest.mark.parametrize('native', [True, False])
 @pytest.mark.parametrize('chunk_bytes', [1 << 23, 50000, 1])
-def test_deconv_forward_close_to_float64(monkeypatch, chunk_bytes):
-    # All samples in one GEMM, several (a partial last chunk too), one.
+def test_deconv_forward_close_to_float64(monkeypatch, chunk_bytes, native):
+    # All samples in one GEMM, several (a partial last chunk too), one;
+    # with the C loops and with NumPy alone.
     monkeypatch.setattr(_conv, '_CHUNK_BYTES', chunk_bytes)
+    if not native:
+        monkeypatch.setattr(conv_nd, '_loops', None)
     rng = _rng()
     x = rng.randn(37, 24, 6, 6).astype(numpy.float32)
     W = rng.randn(24, 10, 3, 3).astype(numpy.float32)
