@@ -710,3 +710,85 @@ def test_legacy_function_and_nested_static_chains():
     for _ in range(3):
         y = s.inner(x)
     assert _replayed(y)
+
+
+class ManyOps(chainer.Chain):
+
+    def __init__(self):
+        super().__init__()
+        with self.init_scope():
+            self.conv = L.Convolution2D(2, 3, 3, pad=1)
+            self.deconv = L.Deconvolution2D(3, 2, 2, stride=2)
+            self.embed = L.EmbedID(5, 4)
+            self.lstm = L.LSTM(4, 4)
+            self.l = L.Linear(None, 3)
+            self.scale = chainer.Parameter(numpy.full((1, 4), 0.5, 'f'))
+
+    @chainer.static_graph
+    def forward(self, x, ids):
+        h = F.leaky_relu(self.conv(x))
+        h = F.average_pooling_2d(h, 2) + F.max_pooling_2d(h, 2)
+        h = F.sigmoid(self.deconv(h))
+        a, b = F.split_axis(h, 2, axis=1)
+        h = F.concat([F.exp(a) * b, F.log(b + 1) - a[:, :, ::2].mean()],
+                     axis=1)
+        h = F.transpose(F.reshape(h, (h.shape[0], -1)))
+        e = F.sum(self.embed(ids), axis=1) * self.scale
+        self.lstm.reset_state()
+        e = self.lstm(self.lstm(e))
+        h = F.matmul(h, F.softmax(e, axis=1))  # (features, 4)
+        h = F.elu(self.l(F.transpose(h)))
+        return F.mean(F.square(h - F.broadcast_to(F.max(h, axis=1,
+                                                        keepdims=True),
+                                                  h.shape)))
+
+
+def test_recorded_backward_of_many_ops_matches_define_by_run():
+    rng = numpy.random.RandomState(11)
+    x = rng.randn(3, 2, 4, 4).astype(numpy.float32)
+    ids = rng.randint(0, 5, (3, 2)).astype(numpy.int32)
+    s = ManyOps()
+    _call(s, False, x, ids)  # the lazy parameters, before copying
+    d = s.copy(mode='copy')
+    _call(s, True, x, ids)
+    for i in range(7):
+        x = rng.randn(3, 2, 4, 4).astype(numpy.float32)
+        ids = rng.randint(0, 5, (3, 2)).astype(numpy.int32)
+        s.cleargrads()
+        d.cleargrads()
+        ys, yd = _call(s, True, x, ids), _call(d, False, x, ids)
+        assert _replayed(ys) == (i > 0)
+        ys.backward()
+        yd.backward()
+        _same(ys.array, yd.array)
+        gs, gd = _grads(s), _grads(d)
+        assert gs.keys() == gd.keys() and len(gs) >= 10
+        for k in gs:
+            _same(gs[k], gd[k])
+    recipes = s.static_schedule.recipes.values()
+    assert any(r is not False and r.verified for r in recipes)
+
+
+class FineTune(chainer.Chain):
+
+    def __init__(self):
+        super().__init__()
+        with self.init_scope():
+            self.bn = L.BatchNormalization(3)
+
+    @chainer.static_graph
+    def forward(self, x):
+        return self.bn(x, finetune=True)  # counts batches in Python (N)
+
+
+def test_link_state_outside_ops_is_a_key():
+    s, d = _twins(FineTune)
+    rng = numpy.random.RandomState(12)
+    for i in range(4):
+        x = rng.randn(4, 3).astype(numpy.float32)
+        ys, yd = _call(s, True, x), _call(d, False, x)
+        assert not _replayed(ys)  # N changes at every call
+        _same(ys.array, yd.array)
+    assert s.bn.N == d.bn.N == 4
+    _same(s.bn.avg_mean, d.bn.avg_mean)
+    _same(s.bn.avg_var, d.bn.avg_var)

@@ -169,7 +169,11 @@ class Schedule:
                         const_slot[k] = len(consts)
                         consts.append(x)
                     ref = ('c', const_slot[k])
-                if backprop and vn.requires_grad and not grad_ok:
+                if backprop and vn.requires_grad and not grad_ok and (
+                        vn._creator_node is not None or _alive(vn)):
+                    # (a leaf made inside the forward and dropped, such as
+                    # the zero state of an LSTM, is a constant: nobody can
+                    # see its gradient)
                     raise _Unsafe(
                         'input {} of {} requires grad but is neither an '
                         'argument, a parameter of the chain nor an output '
@@ -610,6 +614,11 @@ def _plain(v):
 
 def _none():
     return None
+
+
+def _alive(node):
+    ref = node._variable
+    return ref is not None and ref() is not None
 
 
 def _same_value(a, b):
