@@ -792,3 +792,30 @@ def test_link_state_outside_ops_is_a_key():
     assert s.bn.N == d.bn.N == 4
     _same(s.bn.avg_mean, d.bn.avg_mean)
     _same(s.bn.avg_var, d.bn.avg_var)
+
+
+class WithTable(chainer.Chain):
+
+    def __init__(self):
+        super().__init__()
+        self.table = numpy.arange(3, dtype=numpy.float32)  # not persistent
+
+    @chainer.static_graph
+    def forward(self, x):
+        return F.identity(x) + self.table
+
+
+def test_array_attributes_are_used_as_they_are_now():
+    m = WithTable()
+    x = numpy.zeros(3, numpy.float32)
+    for _ in range(3):
+        y = m(x)
+    assert _replayed(y)
+    m.table[0] = 7  # in place: seen by the replay
+    y = m(x)
+    assert _replayed(y)
+    _same(y.array, [7, 1, 2])
+    m.table = numpy.ones(3, numpy.float32)  # replaced: a new key
+    y = m(x)
+    assert not _replayed(y)
+    _same(y.array, [1, 1, 1])

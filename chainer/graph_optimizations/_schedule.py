@@ -43,9 +43,8 @@ class _Unsafe(Exception):
 class Recorder(FunctionHook):
     """Collects the ops applied during a forward (see the module doc)."""
 
-    name = 'static_graph_recorder'
-
     def __init__(self):
+        self.name = 'static_graph_recorder_{}'.format(id(self))
         self.ops = []  # (function, template, inputs, outputs)
         self.depth = 0  # > 0 inside a recorded op's forward
         self.code = []  # (index in ops, func, args, kwargs) of static_code

@@ -12,9 +12,10 @@ bool, int, float, complex, str, bytes, NumPy scalars and dtypes, and tuples
 of them; anything else makes the call run define-by-run); the configuration
 entries that can change what the forward does (``train``,
 ``enable_backprop``, ``type_check``, ``dtype``, the cuDNN and iDeep
-switches, ...); and the chain's state: which Parameter objects it holds with
-the shapes, dtypes and devices of their arrays, and its persistent values
-(arrays by identity).  The first two calls with a new key run
+switches, ...); and the state of the chain and its links: which Parameter
+objects they hold with the shapes, dtypes and devices of their arrays,
+their persistent values (arrays by identity) and their other array
+attributes (by identity).  The first two calls with a new key run
 define-by-run and record; the schedule is replayed from the third call on
 if both recordings agree (the same ops on the same slots, equal constants
 and op settings), and the key runs define-by-run for good if they do not.
@@ -127,27 +128,34 @@ def _args_key(args, arrays):
 
 
 def _state_key(chain):
-    """The chain's parameters and persistent values, as a key, and the
-    objects the key names by identity (kept alive with the schedule)."""
+    """The chain's state, as a key: its Parameter objects with the shapes,
+    dtypes and devices of their arrays, its persistent values, and its other
+    array attributes by identity (an array the forward used is replayed as
+    the same object).  Returns it with the objects it names by identity
+    (to be kept alive with the schedule)."""
     key = []
-    params = []
+    keep = []
+    array_types = backend._get_array_types()
     for link in chain.links():
-        d = link.__dict__
-        for name in link._params:
-            p = d[name]
-            a = p._data
-            params.append(p)
-            key.append(id(p))
-            key.append(None if a is None else
-                       (_array_key(a), p._requires_grad))
-        for name in link._persistent:
-            v = d.get(name)
-            k = _value_key(v)
-            if k is None:
-                params.append(v)
-                k = id(v)
-            key.append(k)
-    return tuple(key), params
+        params = link._params
+        persistent = link._persistent
+        for name, v in link.__dict__.items():
+            if name in params:
+                a = v._data
+                keep.append(v)
+                key.append(id(v))
+                key.append(None if a is None else
+                           (_array_key(a), v._requires_grad))
+            elif name in persistent:
+                k = _value_key(v)
+                if k is None:
+                    keep.append(v)
+                    k = id(v)
+                key.append(k)
+            elif type(v) is _ndarray or isinstance(v, array_types):
+                keep.append(v)
+                key.append(id(v))
+    return tuple(key), keep
 
 
 class StaticScheduleManager:
