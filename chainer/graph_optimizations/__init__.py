@@ -1,9 +1,8 @@
 """Static-graph optimizations.
 
-Chainer's experimental ``static_graph`` traced a Chain's ``forward`` once
-and replayed the schedule.  chainer-ng runs define-by-run every time (its
-per-op overhead is low), so the decorators keep the API and the semantics
-without the trace.
+``@static_graph`` records a Chain's ``forward`` (define-by-run) and replays
+the recorded ops on later calls with the same key, without building the
+graph op by op; ``@static_code`` marks functions a replay must call again.
 """
 
 # As in Chainer, ``chainer.graph_optimizations.static_graph`` names the module;

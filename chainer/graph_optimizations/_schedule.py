@@ -14,8 +14,12 @@ the graph.  Its forward makes each op afresh from its template (no
 ``__init__``, no ``apply``: no Variables, no graph, no type checks) and runs
 its ``forward`` on this call's arrays, so that random ops draw anew and two
 replays never share state.  Its backward visits the ops as the backward
-engine would (highest rank first) and calls each op's backward only towards
-inputs that lead to something wanting a gradient.
+engine would (highest rank first) and gives each op's gradients only to
+inputs that lead to something wanting one: through the op's array-level
+rule (``_backward_arrays``) where it has one, else through a
+:class:`BackwardRecipe` (the ops its backward applied, recorded at the level
+of arrays and checked on two calls), else through its backward on
+Variables.
 """
 
 import copy
