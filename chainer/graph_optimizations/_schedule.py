@@ -40,6 +40,16 @@ _object_new = object.__new__
 _ndarray = numpy.ndarray
 
 
+class _AllIndexes(dict):
+    # _ALL[n] == (0, ..., n - 1): retaining all of them keeps the tuple
+    def __missing__(self, n):
+        t = self[n] = tuple(range(n))
+        return t
+
+
+_ALL = _AllIndexes()
+
+
 class _Unsafe(Exception):
     """The forward cannot be replayed safely (the message says why)."""
 
@@ -339,10 +349,12 @@ class Schedule:
             if keep:
                 idx = f._input_indexes_to_retain
                 if idx is not None:
-                    f._retained_in_data = tuple([xs[i] for i in idx])
+                    f._retained_in_data = xs if idx == _ALL[len(xs)] else \
+                        tuple([xs[i] for i in idx])
                 idx = f._output_indexes_to_retain
                 if idx is not None:
-                    f._retained_out_data = tuple([ys[i] for i in idx])
+                    f._retained_out_data = ys if idx == _ALL[len(ys)] else \
+                        tuple([ys[i] for i in idx])
                 append(f)
             vals += ys
             s += 1
