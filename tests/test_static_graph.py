@@ -819,3 +819,18 @@ def test_array_attributes_are_used_as_they_are_now():
     y = m(x)
     assert not _replayed(y)
     _same(y.array, [1, 1, 1])
+
+
+def test_link_hooks_run_define_by_run():
+    from chainer.link_hooks import SpectralNormalization
+    m = MLP()
+    x = numpy.ones((2, 5), numpy.float32)
+    m.l1.add_hook(SpectralNormalization())
+    for _ in range(3):
+        assert not _replayed(m(x))  # Python code around l1
+    m.l1.delete_hook('SpectralNormalization')
+    for _ in range(3):
+        y = m(x)
+    assert _replayed(y)
+    with chainer.link_hooks.TimerHook():
+        assert not _replayed(m(x))

@@ -26,14 +26,17 @@ What is replayed is what the ops did: Python code of the forward (creating
 arrays, reading ``.array``, branching on values, ``self.n += 1``) runs only
 when recording, and its results are frozen, as with Chainer's static graph.
 The second recording catches such values when they differ between the two
-calls, not when they happen to be equal.
+calls, not when they happen to be equal: a value computed in Python from
+the parameters (say ``float(self.W.array.max())``) and recorded twice with
+the same parameters stays frozen after they change.
 Parameters are read through their Parameter objects at each call, so
 optimizers (in place or not), serializers and ``copyparams`` are seen;
 persistent arrays are used by identity, so in-place updates (batch
 normalization's running statistics, updated by its op) are seen too.
 The call runs define-by-run when ``chainer.config.use_static_graph`` is
-False (and then no attribute is set on the chain), while function hooks are
-active or ``chainer.config.debug`` is on, in test mode with
+False (and then no attribute is set on the chain), while function hooks or
+link hooks are active (a link hook such as spectral normalization is Python
+code around a link) or ``chainer.config.debug`` is on, in test mode with
 ``force_test_define_by_run=True``, and for a forward the recording found
 unsafe to replay: one that returns something other than a Variable or a
 tuple or list of Variables, uses a Variable requiring grad that is neither
@@ -49,6 +52,7 @@ import weakref
 import numpy
 
 from chainer import backend
+from chainer import link_hook
 from chainer.configuration import _local_store
 from chainer.graph_optimizations import static_graph_utilities
 from chainer.variable import Variable, _new_variable
@@ -137,6 +141,8 @@ def _state_key(chain):
     keep = []
     array_types = backend._get_array_types()
     for link in chain.links():
+        if link._local_link_hooks:
+            return None, None  # Python code around a link: define-by-run
         params = link._params
         persistent = link._persistent
         for name, v in link.__dict__.items():
@@ -196,6 +202,8 @@ class StaticScheduleManager:
             if len(set(ids)) != len(ids):
                 key = (key, tuple([ids.index(i) for i in ids]))
         state, keep = _state_key(chain)
+        if state is None or link_hook._get_link_hooks():
+            return func(chain, *args, **kwargs)
         key = (func, key, _config_key(store), state)
 
         sched = self.schedules.get(key)
