@@ -631,7 +631,8 @@ def test_updater_and_trainer():
         trainer = training.Trainer(updater, (2, 'epoch'))
         with chainer.using_config('use_static_graph', static):
             trainer.run()
-    assert _replayed(models[0].predictor(xs[:8]))
+    trained = models[0].predictor.schedule_manager.schedules.values()
+    assert [s.verified for s in trained] == [True]  # replayed in training
     for (_, p), (_, q) in zip(models[0].namedparams(),
                               models[1].namedparams()):
         _same(p.array, q.array)
@@ -834,3 +835,34 @@ def test_link_hooks_run_define_by_run():
     assert _replayed(y)
     with chainer.link_hooks.TimerHook():
         assert not _replayed(m(x))
+
+
+class Reports(chainer.Chain):
+
+    def __init__(self):
+        super().__init__()
+        with self.init_scope():
+            self.l = L.Linear(3, 2)
+
+    @chainer.static_graph
+    def forward(self, x):
+        loss = F.sum(self.l(x))
+        chainer.report({'loss': loss}, self)
+        return loss
+
+
+def test_a_forward_that_reports_runs_define_by_run():
+    m = Reports()
+    x = numpy.ones((2, 3), numpy.float32)
+    rep = chainer.Reporter()
+    rep.add_observer('m', m)
+    for i in range(3):
+        observation = {}
+        with rep.scope(observation):
+            y = m(x)
+        assert not _replayed(y)
+        assert observation['m/loss'].array == y.array
+    assert 'reports' in m.static_schedule.reason
+    for _ in range(3):  # no reporter: nothing is reported, it replays
+        y = m(x)
+    assert _replayed(y)

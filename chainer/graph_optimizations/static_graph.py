@@ -40,7 +40,9 @@ code around a link) or ``chainer.config.debug`` is on, in test mode with
 ``force_test_define_by_run=True``, and for a forward the recording found
 unsafe to replay: one that returns something other than a Variable or a
 tuple or list of Variables, uses a Variable requiring grad that is neither
-an argument nor a parameter of the chain, or runs a backward inside.  The
+an argument nor a parameter of the chain, reports values
+(``chainer.report``: a replay would not report them), or runs a backward
+inside.  The
 backward of a replayed forward cannot be differentiated again (it raises).
 """
 
@@ -53,6 +55,7 @@ import numpy
 
 from chainer import backend
 from chainer import link_hook
+from chainer import reporter
 from chainer.configuration import _local_store
 from chainer.graph_optimizations import static_graph_utilities
 from chainer.variable import Variable, _new_variable
@@ -204,7 +207,9 @@ class StaticScheduleManager:
         state, keep = _state_key(chain)
         if state is None or link_hook._get_link_hooks():
             return func(chain, *args, **kwargs)
-        key = (func, key, _config_key(store), state)
+        # (whether a reporter is current: reports are seen only then)
+        key = (func, key, _config_key(store), state,
+               bool(reporter._reporters()))
 
         sched = self.schedules.get(key)
         if sched is None or (type(sched) is not _Dynamic and
@@ -228,11 +233,18 @@ class StaticScheduleManager:
         utils = static_graph_utilities._state
         outer = getattr(utils, 'recorder', None)
         utils.recorder = rec
+        reporters = reporter._reporters()
+        observation = reporters[-1].observation if reporters else None
+        seen = None if observation is None else \
+            {k: id(v) for k, v in observation.items()}
         try:
             with rec:
                 result = func(chain, *args, **kwargs)
         finally:
             utils.recorder = outer
+        if seen is not None and seen != {
+                k: id(v) for k, v in observation.items()}:
+            rec.unsafe = 'the forward reports values (chainer.report)'
         params = [p for p in chain.params()]
         try:
             sched = _schedule.Schedule(rec, arrays, params, result,
