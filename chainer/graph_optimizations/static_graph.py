@@ -305,8 +305,8 @@ def static_graph(*args, **kwargs):
     """Decorator for a Chain's ``forward`` (or ``__call__``) whose graph is
     the same at every call (usable with or without arguments).
 
-    The first call with a given key runs define-by-run and records the ops;
-    later calls replay them (see the module documentation for the key and
+    The first two calls with a given key run define-by-run and record the
+    ops; later calls replay them (see the module documentation for the key and
     for what is frozen).  The chain gets the attributes
     ``schedule_manager`` and ``static_schedule`` (the schedule last used).
 
@@ -335,10 +335,11 @@ def static_graph(*args, **kwargs):
     >>> model = MLP()
     >>> x = np.ones((4, 3), np.float32)
     >>> y1 = model(x)  # recorded
-    >>> y2 = model(x)  # replayed
-    >>> y2.creator.label
+    >>> y2 = model(x)  # recorded again, and checked against the first
+    >>> y3 = model(x)  # replayed
+    >>> y3.creator.label
     'StaticScheduleFunction'
-    >>> bool((y1.array == y2.array).all())
+    >>> bool((y1.array == y3.array).all())
     True
     """
     unknown = set(kwargs) - set(_KNOWN)
