@@ -20,13 +20,28 @@ from chainer import backend
 from chainer.configuration import _MISSING, _local_store, using_config
 from chainer.variable import Variable, _new_variable
 
+_object_new = object.__new__
+
 
 def _sum(gs):
-    """Sums a list of gradient Variables in one op."""
+    """Sums a list of gradients (Variables or arrays) in one op."""
     if len(gs) == 1:
         return gs[0]
     from chainer.functions.math.basic_math import add
     return add(*gs)
+
+
+def _as_variable(g):
+    # The table of the engine holds arrays where a graph-free backward
+    # (FunctionNode._backward_arrays) made them.
+    if g is None or isinstance(g, Variable):
+        return g
+    v = _object_new(Variable)
+    v._data = g
+    v._node = None
+    v._requires_grad = True
+    v._name = None
+    return v
 
 
 def _fit(func, index, node, gx):
@@ -64,22 +79,45 @@ def _add_to(table, node, gx):
         table[node] = [cur, gx]
 
 
+def _output_grad(grads, y, retain_grad, capture):
+    """Takes the complete gradient of the output node ``y`` (None if none
+    reached it) off the table."""
+    g = grads.pop(y, None)
+    if g is None:
+        return None
+    if type(g) is list:
+        g = _sum(g)
+    if retain_grad:
+        g = y._grad_var = _as_variable(g)
+    if capture is not None and y in capture:
+        g = capture[y] = _as_variable(g)
+    return g
+
+
 def _run(roots, retain_grad, loss_scale, retain_graph, needed=None,
          capture=None, load_if_new=False):
     """Runs backprop from ``roots`` (a list of (node, grad Variable)).
 
-    Returns the table of the gradients that reached leaf nodes, lists not
-    yet summed.  The complete gradient of each non-leaf node that is a key
-    of the dict ``capture`` is stored there as it passes (propagation goes
-    on through it).
+    Returns the table of the gradients that reached leaf nodes (Variables
+    or arrays), lists not yet summed.  The complete gradient of each
+    non-leaf node that is a key of the dict ``capture`` is stored there as
+    it passes (propagation goes on through it).
     """
     grads = {}
     leaves = {}
     heap = []
     seen = set()
     counter = itertools.count()
+    # The configuration is read once per pass (as Chainer reads its hooks
+    # and debug flag): the thread-local lookups are slow.
     store = _local_store
     debug = store.debug
+    hooks = store._function_hooks
+    # Without a graph to record or a debug check, ops that can compute
+    # their gradients on arrays do (FunctionNode._backward_arrays); the
+    # table then holds arrays as well as Variables.
+    plain = not store.enable_backprop and not debug
+    arrays_made = False
     for node, g in roots:
         func = node._creator_node
         _add_to(grads if func is not None else leaves, node, g)
@@ -89,8 +127,18 @@ def _run(roots, retain_grad, loss_scale, retain_graph, needed=None,
 
     heappop = heapq.heappop
     heappush = heapq.heappush
-    while heap:
-        func = heappop(heap)[2]
+    # A function found while the heap is empty waits in ``nxt`` instead: a
+    # chain of ops then never touches the heap.  The order is the heap's
+    # (``nxt`` goes in first when another function is found).
+    nxt = None
+    while True:
+        if nxt is not None:
+            func = nxt
+            nxt = None
+        elif heap:
+            func = heappop(heap)[2]
+        else:
+            break
         inputs = func.inputs
         if inputs is None:
             raise RuntimeError(
@@ -101,15 +149,17 @@ def _run(roots, retain_grad, loss_scale, retain_graph, needed=None,
         outputs = func.outputs
         if len(outputs) == 1:
             y = outputs[0]()
-            g = None if y is None else grads.pop(y, None)
+            if y is None:
+                continue
+            g = grads.pop(y, None)
             if g is None:
                 continue
             if type(g) is list:
                 g = _sum(g)
             if retain_grad:
-                y._grad_var = g
+                g = y._grad_var = _as_variable(g)
             if capture is not None and y in capture:
-                capture[y] = g
+                g = capture[y] = _as_variable(g)
             gys = (g,)
         else:
             gys = []
@@ -118,31 +168,35 @@ def _run(roots, retain_grad, loss_scale, retain_graph, needed=None,
                 if y is None:
                     gys.append(None)
                     continue
-                g = grads.pop(y, None)
-                if g is None:
-                    if load_if_new:
-                        # An output nothing propagated into brings the
-                        # gradient set on it, as in Chainer.
-                        g = y._grad_var
-                        if g is not None and not retain_grad:
+                g = _output_grad(grads, y, retain_grad, capture)
+                if g is None and load_if_new:
+                    # An output nothing propagated into brings the
+                    # gradient set on it, as in Chainer.
+                    g = y._grad_var
+                    if g is not None:
+                        if not retain_grad:
                             y._grad_var = None
-                elif type(g) is list:
-                    g = _sum(g)
-                if g is not None:
-                    if retain_grad:
-                        y._grad_var = g
-                    if capture is not None and y in capture:
-                        capture[y] = g
+                        if capture is not None and y in capture:
+                            capture[y] = g
                 gys.append(g)
             if all([g is None for g in gys]):
                 continue
             gys = tuple(gys)
 
         # The inputs that want a gradient.
-        if len(inputs) == 1 and needed is None:
+        n = len(inputs)
+        if n == 1 and needed is None:
             if not inputs[0].requires_grad:
                 continue
             target = (0,)
+        elif n == 2 and needed is None:  # (no list built: the common case)
+            x0, x1 = inputs
+            if x0.requires_grad:
+                target = (0, 1) if x1.requires_grad else (0,)
+            elif x1.requires_grad:
+                target = (1,)
+            else:
+                continue
         else:
             target = tuple([i for i, x in enumerate(inputs)
                             if x.requires_grad and
@@ -150,54 +204,77 @@ def _run(roots, retain_grad, loss_scale, retain_graph, needed=None,
             if not target:
                 continue
 
-        hooks = store._function_hooks
         local_hooks = func._local_function_hooks
-        if hooks or local_hooks:
-            from chainer.function_node import _merged_hooks
-            hooks = _merged_hooks(hooks, local_hooks)
-            in_data = _in_data(func)
-            out_grad = tuple(None if g is None else g._data for g in gys)
-            for hook in hooks:
-                hook.backward_preprocess(func, in_data, out_grad)
-
-        try:
-            if func._overrides_accumulate:
-                g_inputs = tuple([_take(grads, leaves, inputs[i])
-                                  for i in target])
-                gxs = func.backward_accumulate(target, gys, g_inputs)
+        gxs = None
+        if plain and func._backward_arrays is not None and \
+                not (hooks or local_hooks):
+            if len(gys) == 1:
+                arrays = (g._data,) if type(g) is Variable else \
+                    None if isinstance(g, Variable) else gys
             else:
-                gxs = func.backward(target, gys)
-                n = len(gxs)
-                if n != len(target):
-                    if n != len(inputs):
-                        raise ValueError(
-                            '{}: number of gradients returned from backward '
-                            'is incorrect: {} (expected {}, one per input, '
-                            'or {}, one per target index)'.format(
-                                func.label, n, len(inputs), len(target)))
-                    gxs = [gxs[i] for i in target]
-            if debug and \
-                    not type(func).__module__.startswith('chainer.'):
-                _check_user_grads(func, target, gxs)
-        except Exception as e:
-            if debug and getattr(func, 'stack', None):
-                _add_stack(e, func.stack)
-            raise
-
-        if hooks or local_hooks:
-            for hook in hooks:
-                hook.backward_postprocess(func, in_data, out_grad)
-        if not retain_graph:
-            func._release()
-        if debug:
-            func._check_nan(gxs, 'backward')
+                arrays = _arrays(gys)
+            if arrays is not None:
+                gxs = func._backward_arrays(target, arrays)
+        if gxs is not None:
+            # Arrays of the inputs' shapes and dtypes, by contract.
+            if not retain_graph:
+                func._release()
+            fitted = arrays_made = True
+        else:
+            if arrays_made:  # arrays may have reached gys: as Variables
+                if len(gys) == 1:
+                    if not isinstance(g, Variable):
+                        gys = (_as_variable(g),)
+                else:
+                    gys = tuple([_as_variable(g) for g in gys])
+            if hooks or local_hooks:
+                from chainer.function_node import _merged_hooks
+                hooked = _merged_hooks(hooks, local_hooks)
+                in_data = _in_data(func)
+                out_grad = tuple([None if g is None else g._data
+                                  for g in gys])
+                for hook in hooked:
+                    hook.backward_preprocess(func, in_data, out_grad)
+            try:
+                if func._overrides_accumulate:
+                    g_inputs = tuple([_take(grads, leaves, inputs[i])
+                                      for i in target])
+                    gxs = func.backward_accumulate(target, gys, g_inputs)
+                else:
+                    gxs = func.backward(target, gys)
+                    n = len(gxs)
+                    if n != len(target):
+                        if n != len(inputs):
+                            raise ValueError(
+                                '{}: number of gradients returned from '
+                                'backward is incorrect: {} (expected {}, one '
+                                'per input, or {}, one per target '
+                                'index)'.format(func.label, n, len(inputs),
+                                                len(target)))
+                        gxs = [gxs[i] for i in target]
+                if debug and \
+                        not type(func).__module__.startswith('chainer.'):
+                    _check_user_grads(func, target, gxs)
+            except Exception as e:
+                if debug and getattr(func, 'stack', None):
+                    _add_stack(e, func.stack)
+                raise
+            if hooks or local_hooks:
+                for hook in hooked:
+                    hook.backward_postprocess(func, in_data, out_grad)
+            if not retain_graph:
+                func._release()
+            if debug:
+                func._check_nan(gxs, 'backward')
+            fitted = False
 
         for i, gx in zip(target, gxs):
             if gx is None:
                 continue
             x = inputs[i]
-            if type(gx) is not Variable or \
-                    gx._data.shape != x.shape or gx._data.dtype != x.dtype:
+            if not fitted and (type(gx) is not Variable or
+                               gx._data.shape != x.shape or
+                               gx._data.dtype != x.dtype):
                 gx = _fit(func, i, x, gx)
             creator = x._creator_node
             if creator is None:
@@ -206,7 +283,14 @@ def _run(roots, retain_grad, loss_scale, retain_graph, needed=None,
                 table = grads
                 if creator not in seen:
                     seen.add(creator)
-                    heappush(heap, (-creator.rank, next(counter), creator))
+                    if nxt is None and not heap:
+                        nxt = creator
+                    else:
+                        if nxt is not None:
+                            heappush(heap, (-nxt.rank, next(counter), nxt))
+                            nxt = None
+                        heappush(heap,
+                                 (-creator.rank, next(counter), creator))
             cur = table.get(x)
             if cur is None:
                 table[x] = gx
@@ -215,6 +299,19 @@ def _run(roots, retain_grad, loss_scale, retain_graph, needed=None,
             else:
                 table[x] = [cur, gx]
     return leaves
+
+
+def _arrays(gs):
+    """The arrays of gradients for ``_backward_arrays``; None when one is a
+    Variable of a subclass (a layout's, say), left to ``backward``."""
+    ret = []
+    for g in gs:
+        if type(g) is Variable:
+            g = g._data
+        elif isinstance(g, Variable):
+            return None
+        ret.append(g)
+    return tuple(ret)
 
 
 def _check_user_grads(func, target, gxs):
@@ -259,7 +356,7 @@ def _take(grads, leaves, node):
     g = table.pop(node, None)
     if type(g) is list:
         g = _sum(g)
-    return g
+    return _as_variable(g)
 
 
 def _in_data(func):
@@ -317,7 +414,7 @@ def _store_leaf_grads(leaves, loss_scale):
             gs = _sum(gs)
         elif old is not None:
             gs = _sum([old, gs])
-        node._grad_var = gs
+        node._grad_var = _as_variable(gs)
         if loss_scale is not None:
             node._loss_scale = loss_scale
 
@@ -487,7 +584,7 @@ def grad(outputs, inputs, grad_outputs, grad_inputs, set_grad, retain_grad,
                     g = leaves[node] = _sum(g)
             else:
                 g = capture[node]
-            ret.append(g)
+            ret.append(_as_variable(g))
         if set_grad:
             for x, g in zip(inputs, ret):
                 x.grad_var = g

@@ -27,6 +27,7 @@ _asarray = numpy.asarray
 _weakref = weakref.ref
 _object_new = object.__new__
 _RELEASED = object()  # retained arrays dropped by backward(retain_graph=False)
+_IN_ORDER = ((), (0,), (0, 1), (0, 1, 2))  # retaining these keeps the tuple
 
 
 def _array_types():
@@ -142,6 +143,13 @@ class FunctionNode:
     _local_function_hooks = None
     _has_type_check = False
     _overrides_accumulate = False
+    # An op may define ``_backward_arrays(indexes, gys)``: its backward on
+    # arrays (gys: the output gradients, arrays or None), which the engine
+    # calls instead of ``backward`` when no graph is recorded (no double
+    # backprop) and no hook or debug check is on.  It returns arrays of the
+    # shapes and dtypes of the inputs in ``indexes`` (or None for an input),
+    # or None as a whole to leave the case to ``backward``.
+    _backward_arrays = None
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -220,7 +228,7 @@ class FunctionNode:
         rank = 0
         requires_grad = False
         for x in inputs:
-            if type(x) is Variable or isinstance(x, Variable):
+            if isinstance(x, Variable):
                 if x._requires_grad:
                     requires_grad = True
                 if record:
@@ -325,15 +333,22 @@ class FunctionNode:
 
         idx = self._input_indexes_to_retain
         if idx is not None:
-            self._retained_in_data = tuple([xs[i] for i in idx])
+            n = len(xs)
+            self._retained_in_data = xs if n < 4 and idx == _IN_ORDER[n] \
+                else tuple([xs[i] for i in idx])
             for i in idx:  # as Chainer's retain_data of the inputs
                 nodes[i].data = xs[i]
         idx = self._output_indexes_to_retain
         if idx is not None:
-            self._retained_out_data = tuple([outputs[i] for i in idx])
-            out_nodes = self.outputs
-            for i in idx:
-                out_nodes[i]().data = outputs[i]
+            n = len(outputs)
+            if n == 1 and idx == (0,):
+                self._retained_out_data = outputs
+                node.data = y
+            else:
+                self._retained_out_data = tuple([outputs[i] for i in idx])
+                out_nodes = self.outputs
+                for i in idx:
+                    out_nodes[i]().data = outputs[i]
         return ret
 
     def _fix_outputs(self, outputs):

@@ -281,3 +281,143 @@ def test_graph_free_backward_gives_the_bits_of_the_graph(transa, transb):
         assert (a.grad_var.creator is None) != double
     for g0, g1 in zip(*grads):
         numpy.testing.assert_array_equal(g0, g1)
+
+
+# --- graph-free steps on arrays (FunctionNode._backward_arrays) ------------
+
+def _tanh_layers(seed=0):
+    rs = numpy.random.RandomState(seed)
+    x = _v(rs.randn(3, 4))
+    ws = [_v(rs.randn(4, 4) / 2) for _ in range(3)]
+    return x, ws
+
+
+def _forward(x, ws):
+    h = x
+    hs = []
+    for w in ws:
+        h = F.tanh(h @ w)
+        hs.append(h)
+    return hs
+
+
+def test_array_steps_keep_intermediate_grads_as_variables():
+    grads = []
+    for double in (False, True):
+        x, ws = _tanh_layers()
+        hs = _forward(x, ws)
+        F.sum(hs[-1] * 1).backward(retain_grad=True,
+                                   enable_double_backprop=double)
+        for h in hs:
+            assert type(h.grad_var) is Variable
+        assert type(x.grad_var) is Variable
+        assert all(type(w.grad_var) is Variable for w in ws)
+        grads.append([h.grad for h in hs] + [x.grad] + [w.grad for w in ws])
+    for g0, g1 in zip(*grads):
+        numpy.testing.assert_array_equal(g0, g1)
+
+
+def test_array_steps_meet_variable_gradients():
+    # w gets a gradient from the array steps of matmul and one from a
+    # Variable step (mul); the two are summed as with double backprop.
+    grads = []
+    for double in (False, True):
+        x, ws = _tanh_layers(1)
+        y = F.sum(_forward(x, ws)[-1]) + F.sum(ws[0] * ws[0])
+        y.backward(enable_double_backprop=double)
+        grads.append([x.grad] + [w.grad for w in ws])
+    for g0, g1 in zip(*grads):
+        numpy.testing.assert_array_equal(g0, g1)
+
+
+def test_grad_through_array_steps():
+    x, ws = _tanh_layers(2)
+    hs = _forward(x, ws)
+    gx, gh, gw = chainer.grad([F.sum(hs[-1])], [x, hs[0], ws[1]])
+    for g in (gx, gh, gw):
+        assert type(g) is Variable and g.creator is None
+    hs2 = _forward(x, ws)
+    ref = chainer.grad([F.sum(hs2[-1])], [x, hs2[0], ws[1]],
+                       enable_double_backprop=True)
+    for g, r in zip((gx, gh, gw), ref):
+        numpy.testing.assert_array_equal(g.array, r.array)
+
+
+def test_hooks_and_debug_see_every_op():
+    x, ws = _tanh_layers(3)
+    y = F.sum(_forward(x, ws)[-1])
+    seen = []
+
+    class Hook(chainer.FunctionHook):
+        name = 'seen'
+
+        def backward_preprocess(self, function, in_data, out_grad):
+            assert all(g is None or isinstance(g, numpy.ndarray)
+                       for g in out_grad)
+            seen.append(function.label)
+
+    with Hook():
+        y.backward()
+    assert seen.count('MatMul') == 3 and seen.count('Tanh') == 3
+    ref = [w.grad.copy() for w in ws]
+    for w in ws:
+        w.cleargrad()
+    with chainer.using_config('debug', True):
+        y.backward()
+    for w, r in zip(ws, ref):
+        numpy.testing.assert_array_equal(w.grad, r)
+
+
+def test_array_steps_after_release_raise():
+    x, ws = _tanh_layers(4)
+    y = F.sum(_forward(x, ws)[-1])
+    y.backward(retain_graph=False)
+    with pytest.raises(RuntimeError, match='second time'):
+        y.backward()
+
+
+class _Twice(chainer.FunctionNode):
+    # An op whose array step declines odd-sized inputs.
+
+    def forward(self, inputs):
+        return inputs[0] * 2,
+
+    def _backward_arrays(self, indexes, gys):
+        if gys[0].size % 2:
+            return None
+        return gys[0] * 2,
+
+    def backward(self, indexes, grad_outputs):
+        return grad_outputs[0] * 2,
+
+
+@pytest.mark.parametrize('n', [3, 4])
+def test_array_step_may_leave_the_case_to_backward(n):
+    x = _v(numpy.arange(n))
+    y, = _Twice().apply((x,))
+    F.sum(y * y).backward()
+    numpy.testing.assert_array_equal(x.grad, 8 * x.array)
+
+
+def test_functions_run_from_the_highest_rank_down():
+    # Chains (which skip the heap) and branches (which use it) mixed.
+    x = _v([1., 2.])
+    a = F.tanh(x * 2)
+    b = F.tanh(F.tanh(F.tanh(x)))
+    y = F.sum(a * b + F.exp(a) + b)
+    ranks = []
+
+    class Hook(chainer.FunctionHook):
+        name = 'ranks'
+
+        def backward_preprocess(self, function, in_data, out_grad):
+            ranks.append(function.rank)
+
+    with Hook():
+        y.backward()
+    assert ranks == sorted(ranks, reverse=True)
+    assert len(ranks) == 10
+    gx = x.grad.copy()
+    x.cleargrad()
+    y.backward(enable_double_backprop=True)
+    numpy.testing.assert_array_equal(x.grad, gx)

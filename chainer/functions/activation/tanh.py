@@ -3,13 +3,12 @@
 import numpy
 
 from chainer import backend
-from chainer.function_node import FunctionNode, _graph_free
-from chainer.variable import _new_variable
+from chainer.function_node import _RELEASED, FunctionNode
 from chainer.functions._errors import check_float
 
 
 def _tanh_grad(y, gy):
-    return gy * (y.dtype.type(1) - y * y)
+    return gy * (1 - y * y)  # (a Python 1 takes y's dtype)
 
 
 class Tanh(FunctionNode):
@@ -26,16 +25,16 @@ class Tanh(FunctionNode):
             backend.get_array_module(x)
         return xp.tanh(x),
 
-    def backward(self, indexes, grad_outputs):
-        gy = grad_outputs[0]
+    def _backward_arrays(self, indexes, gys):
+        # TanhGrad's product, without its node
         data = self._retained_out_data
-        if _graph_free(data):
-            # TanhGrad's product, without its node
-            y, g = data[0], gy.array
-            if y.dtype == g.dtype:
-                return _new_variable(_tanh_grad(y, g)),
+        if data is _RELEASED:
+            return None
+        return _tanh_grad(data[0], gys[0]),
+
+    def backward(self, indexes, grad_outputs):
         y, = self.get_retained_outputs()
-        return TanhGrad().apply((y, gy))
+        return TanhGrad().apply((y, grad_outputs[0]))
 
 
 class TanhGrad(FunctionNode):

@@ -4,9 +4,8 @@ transposes) and ``F.batch_matmul``."""
 import warnings
 
 from chainer import backend
-from chainer.function_node import FunctionNode, _graph_free
+from chainer.function_node import _RELEASED, FunctionNode
 from chainer.functions.array.reshape import reshape
-from chainer.variable import _new_variable
 from chainer.functions._errors import (check_float, invalid_type,
                                        names_bad_arguments)
 
@@ -40,17 +39,19 @@ class MatMul(FunctionNode):
 
     def forward(self, inputs):
         a, b = inputs
-        # The common case first: two float matrices of one dtype.
-        if a.ndim == 2 and b.ndim == 2 and a.dtype == b.dtype and \
-                a.dtype.kind == 'f' and self.dtype is None and \
-                not self.transc:
+        # The common case first: floats of one dtype.  (What NumPy refuses
+        # gets Chainer's error message below.)
+        dtype = a.dtype
+        if dtype.kind == 'f' and dtype == b.dtype and not self.transc and \
+                self.dtype is None:
             if self.transa:
-                a = a.T
+                a = _t(a, True)
             if self.transb:
-                b = b.T
-            if a.shape[1] == b.shape[0]:
+                b = _t(b, True)
+            try:
                 return a @ b,
-            a, b = inputs
+            except ValueError:
+                a, b = inputs
         check_float(self, a, 'a')
         check_float(self, b, 'b')
         if a.ndim == 0 or b.ndim == 0:
@@ -79,17 +80,29 @@ class MatMul(FunctionNode):
             y = y.swapaxes(-1, -2)
         return y,
 
+    def _backward_arrays(self, indexes, gys):
+        # No graph to record (no double backprop): the products that the
+        # matmul nodes of backward compute, in the same operand order and
+        # layout (so the same bits), without the nodes.
+        data = self._retained_in_data
+        if data is _RELEASED or self.transc:
+            return None
+        a, b = data
+        gy = gys[0]
+        if a.ndim != 2 or b.ndim != 2 or not a.dtype == b.dtype == gy.dtype:
+            return None
+        ta, tb = self.transa, self.transb
+        ret = []
+        if 0 in indexes:
+            ret.append((b.T if tb else b) @ gy.T if ta else
+                       gy @ (b if tb else b.T))
+        if 1 in indexes:
+            ret.append(gy.T @ (a.T if ta else a) if tb else
+                       (a if ta else a.T) @ gy)
+        return ret
+
     def backward(self, indexes, grad_outputs):
         gy, = grad_outputs
-        data = self._retained_in_data
-        if not self.transc and _graph_free(data):
-            a, b = data
-            g = gy.array
-            if a.ndim == 2 and b.ndim == 2 and a.dtype == b.dtype == g.dtype:
-                # No graph to record (no double backprop): the products the
-                # matmul nodes below would compute, in the same operand
-                # order and layout (so the same bits), without the nodes.
-                return _grads_2d(a, b, g, self.transa, self.transb, indexes)
         a, b = self.get_retained_inputs()
         if self.transc and gy.ndim >= 2:
             from chainer.functions.array.transpose import transpose
@@ -137,18 +150,6 @@ class MatMul(FunctionNode):
                 gb = reshape(gb, gb.shape[:-1])
             ret.append(gb)
         return tuple(ret)
-
-
-def _grads_2d(a, b, gy, ta, tb, indexes):
-    """The gradients of a 2-D product of one dtype, as arrays."""
-    ret = []
-    if 0 in indexes:
-        ga = (b.T if tb else b) @ gy.T if ta else gy @ (b if tb else b.T)
-        ret.append(_new_variable(ga))
-    if 1 in indexes:
-        gb = gy.T @ (a.T if ta else a) if tb else (a if ta else a.T) @ gy
-        ret.append(_new_variable(gb))
-    return tuple(ret)
 
 
 def _swap(v, transpose):
