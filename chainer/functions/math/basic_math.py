@@ -12,8 +12,10 @@ from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions._errors import (broadcast_error, check_float,
                                        check_same_dtype)
-from chainer.functions.math.matmul import matmul as _matmul
+from chainer.functions.math.matmul import MatMul, matmul as _matmul
 from chainer.variable import Variable, _new_variable
+
+_object_new = object.__new__
 
 
 def _binary(func, lhs, rhs, compute):
@@ -443,7 +445,14 @@ def _prepare(self, rhs):
     raise _const_error(rhs)
 
 
+# add_, sub, mul and pow take the common operands (a Variable, a Python
+# scalar) without _prepare: one call less on the per-op path.
+
 def add_(self, rhs):  # lhs + rhs
+    if type(rhs) in _scalar_types:
+        return AddConstant(rhs).apply((self,))[0]
+    if isinstance(rhs, Variable):
+        return Add().apply((self, rhs))[0]
     kind, rhs = _prepare(self, rhs)
     if kind == 2:
         return AddConstant(rhs).apply((self,))[0]
@@ -451,6 +460,10 @@ def add_(self, rhs):  # lhs + rhs
 
 
 def sub(self, rhs):  # lhs - rhs
+    if type(rhs) in _scalar_types:
+        return AddConstant(-rhs).apply((self,))[0]
+    if isinstance(rhs, Variable):
+        return Sub().apply((self, rhs))[0]
     kind, rhs = _prepare(self, rhs)
     if kind == 2:
         return AddConstant(-rhs).apply((self,))[0]
@@ -465,6 +478,10 @@ def rsub(self, rhs):  # rhs - lhs
 
 
 def mul(self, rhs):  # lhs * rhs
+    if type(rhs) in _scalar_types:
+        return MulConstant(rhs).apply((self,))[0]
+    if isinstance(rhs, Variable):
+        return Mul().apply((self, rhs))[0]
     kind, rhs = _prepare(self, rhs)
     if kind == 2:
         return MulConstant(rhs).apply((self,))[0]
@@ -508,6 +525,10 @@ def rfloordiv(self, rhs):  # rhs // lhs
 
 
 def pow(self, rhs):  # lhs ** rhs
+    if type(rhs) in _scalar_types:
+        return PowVarConst(rhs).apply((self,))[0]
+    if isinstance(rhs, Variable):
+        return PowVarVar().apply((self, rhs))[0]
     kind, rhs = _prepare(self, rhs)
     if kind == 2:
         return PowVarConst(rhs).apply((self,))[0]
@@ -522,6 +543,10 @@ def rpow(self, rhs):  # rhs ** lhs
 
 
 def matmul(self, rhs):  # lhs @ rhs
+    if isinstance(rhs, Variable):
+        # Straight to the node (a plain MatMul's options are its class
+        # attributes, so it needs no __init__): the per-layer path.
+        return _object_new(MatMul).apply((self, rhs))[0]
     kind, rhs = _prepare(self, rhs)
     if kind == 2:
         raise TypeError('matmul: a scalar operand is not allowed, use *')
