@@ -425,18 +425,41 @@ def test_function_hooks_and_debug_run_define_by_run():
     assert _replayed(m(x))
 
 
-def test_double_backprop_refused():
-    m = MLP()
-    x = chainer.Variable(numpy.ones((2, 5), numpy.float32))
-    m(x)
-    m(x)
-    y = m(x)
-    gx, = chainer.grad([F.sum(y)], [x])  # first order is fine
-    with _dbr():
-        gd, = chainer.grad([F.sum(m(x))], [x])
-    _same(gx.array, gd.array)
-    with pytest.raises(RuntimeError, match='double backprop'):
-        chainer.grad([F.sum(y)], [x], enable_double_backprop=True)
+def test_double_backprop_and_hooks_in_backward():
+    s, d = _twins(MLP)
+    rng = numpy.random.RandomState(13)
+    for i in range(4):
+        x = rng.randn(2, 5).astype(numpy.float32)
+        xs, xd = chainer.Variable(x), chainer.Variable(x.copy())
+        ys, yd = _call(s, True, xs), _call(d, False, xd)
+        assert _replayed(ys) == (i > 1)
+        gs, = chainer.grad([F.sum(ys * ys)], [xs], enable_double_backprop=True)
+        gd, = chainer.grad([F.sum(yd * yd)], [xd], enable_double_backprop=True)
+        _same(gs.array, gd.array)
+        s.cleargrads()
+        d.cleargrads()
+        F.sum(gs * gs).backward()
+        F.sum(gd * gd).backward()
+        numpy.testing.assert_allclose(xs.grad, xd.grad, rtol=1e-5, atol=1e-6)
+        for k, g in _grads(s).items():
+            numpy.testing.assert_allclose(g, _grads(d)[k], rtol=1e-5,
+                                          atol=1e-6)
+    # a function hook active in backward sees the ops of the replay
+    for _ in range(3):
+        ys = _call(s, True, x)
+    assert _replayed(ys)
+    yd = _call(d, False, x)
+    s.cleargrads()
+    d.cleargrads()
+    with chainer.function_hooks.TimerHook() as hs:
+        F.sum(ys).backward()
+    with chainer.function_hooks.TimerHook() as hd:
+        F.sum(yd).backward()
+    names = [n for n, _ in hs.call_history]
+    names.remove('StaticScheduleFunction')
+    assert names == [n for n, _ in hd.call_history]
+    for k, g in _grads(s).items():
+        numpy.testing.assert_allclose(g, _grads(d)[k], rtol=1e-5, atol=1e-6)
 
 
 class External(chainer.Chain):

@@ -32,9 +32,9 @@ import chainer
 from chainer import backend
 from chainer._backprop import _as_variable, _fit, _sum
 from chainer.function_hook import FunctionHook
-from chainer.function_node import (FunctionNode, _new_node, _released_error,
-                                   _RELEASED)
-from chainer.variable import Variable
+from chainer.function_node import (FunctionNode, _new_node, _node_variable,
+                                   _released_error, _RELEASED)
+from chainer.variable import Variable, _wrap_node
 
 _object_new = object.__new__
 _ndarray = numpy.ndarray
@@ -277,6 +277,26 @@ class Schedule:
         self.recipes = {}  # (op, targets[, missing gys]) -> BackwardRecipe
         self.n_ops = len(ops)
         self.function_class = StaticScheduleFunction
+
+    def graph(self, made, in_nodes):
+        """Links the ops ``made`` by a replay into a graph, as ``apply``
+        would have (from the nodes of the outer inputs); returns the nodes
+        of the outputs."""
+        nodes = list(in_nodes)
+        nodes += [_new_node(c, False, None, 0) if c is not None else None
+                  for c in self.consts]
+        for f, slots, oks in zip(made, self.in_slots, self.grad_ok):
+            # (a use with no gradient, or of None, keeps its placeholder)
+            ins = tuple([nodes[k] if ok and nodes[k] is not None else p
+                         for k, ok, p in zip(slots, oks, f.inputs)])
+            f.inputs = ins
+            f.rank = rank = max([n.rank for n in ins], default=0)
+            rg = any([n.requires_grad for n in ins])
+            outs = [None if p is None else _new_node(p, rg, f, rank + 1)
+                    for p in [r() for r in f.outputs]]
+            f.outputs = tuple([weakref.ref(n) for n in outs])
+            nodes += outs
+        return [nodes[k] for k in self.out_slots]
 
     def differs_from(self, other):
         """What differs between two recordings of one key (None if
@@ -715,7 +735,11 @@ class StaticScheduleFunction(FunctionNode):
     """The whole replayed forward of a static chain, as one node.
 
     Its inputs are the array arguments of the forward, then the parameters
-    the schedule reads; its outputs those of the forward.
+    the schedule reads; its outputs those of the forward.  Without a graph
+    to record, its backward runs on arrays (``_backward_arrays``).  For
+    double backprop, and under function hooks or ``debug``, it first builds
+    the graph of the ops it ran (no op is run again) and differentiates it
+    as define-by-run would.
     """
 
     def __init__(self, schedule):
@@ -724,6 +748,7 @@ class StaticScheduleFunction(FunctionNode):
 
     def forward(self, inputs):
         outputs, self._made = self.schedule.run(inputs, True)
+        self._arrays = inputs, outputs
         return outputs
 
     def _backward_arrays(self, indexes, gys):
@@ -733,14 +758,22 @@ class StaticScheduleFunction(FunctionNode):
         return self.schedule.backward(made, indexes, gys)
 
     def backward(self, indexes, grad_outputs):
-        if chainer.config.enable_backprop:
-            raise RuntimeError(
-                'static_graph: the backward of a replayed forward cannot be '
-                'differentiated again (double backprop); run the chain with '
-                "chainer.using_config('use_static_graph', False)")
-        gys = tuple([None if g is None else g._data for g in grad_outputs])
-        gxs = self._backward_arrays(tuple(indexes), gys)
-        return tuple([None if g is None else _as_variable(g) for g in gxs])
+        made = self._made
+        if made is None or made is _RELEASED:
+            raise _released_error(self)
+        xs, ys = self._arrays
+        in_vars = [_node_variable(node, x) for node, x in zip(self.inputs, xs)]
+        out_nodes = self.schedule.graph(made, self.inputs)
+        outs = []
+        gys = []
+        for node, y, gy in zip(out_nodes, ys, grad_outputs):
+            if gy is not None:
+                outs.append(_wrap_node(node, y))
+                gys.append(gy)
+        gxs = chainer.grad(outs, [in_vars[i] for i in indexes], gys,
+                           enable_double_backprop=chainer.config.
+                           enable_backprop)
+        return tuple(gxs)
 
     def _release(self):
         super()._release()

@@ -42,8 +42,12 @@ unsafe to replay: one that returns something other than a Variable or a
 tuple or list of Variables, uses a Variable requiring grad that is neither
 an argument nor a parameter of the chain, reports values
 (``chainer.report``: a replay would not report them), or runs a backward
-inside.  The
-backward of a replayed forward cannot be differentiated again (it raises).
+inside.
+
+A replayed forward is one ``StaticScheduleFunction`` node in the graph.
+Its backward runs on arrays; for double backprop (and under function hooks
+or ``debug`` in backward) it links the ops it ran into a graph first, so
+that second-order gradients and hooks are those of define-by-run.
 """
 
 import functools
