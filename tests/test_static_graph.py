@@ -889,3 +889,16 @@ def test_a_forward_that_reports_runs_define_by_run():
     for _ in range(3):  # no reporter: nothing is reported, it replays
         y = m(x)
     assert _replayed(y)
+
+
+def test_backward_without_retaining_the_graph():
+    m = MLP()
+    x = numpy.ones((2, 5), numpy.float32)
+    for _ in range(3):
+        y = F.sum(m(x))
+    y.backward(retain_graph=False)
+    with pytest.raises(RuntimeError, match='retained'):
+        y.backward()
+    y = F.sum(m(x))
+    y.backward()
+    y.backward()  # retained by default, as define-by-run

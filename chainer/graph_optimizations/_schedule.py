@@ -778,6 +778,7 @@ class StaticScheduleFunction(FunctionNode):
     def _release(self):
         super()._release()
         self._made = _RELEASED
+        self._arrays = None
 
 
 def is_array(x):
