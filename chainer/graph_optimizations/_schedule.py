@@ -24,6 +24,7 @@ Variables.
 
 import copy
 import operator
+import time
 import weakref
 
 import numpy
@@ -487,12 +488,28 @@ def _record_backward(f, target, gy, first):
     try:
         recipe = BackwardRecipe(f, rec, gy, gxs)
         if first is not None:
-            if not first.same_as(recipe):
+            if not first.same_as(recipe) or \
+                    _slower(recipe, f, target, gy):
                 return gxs, False
             recipe.verified = True
     except _Unsafe:
         return gxs, False
     return gxs, recipe
+
+
+def _slower(recipe, f, target, gy):
+    """Whether the recipe is slower than the op's own backward (some ops
+    compute their gradients on arrays when no graph is recorded)."""
+    if recipe.passthrough:
+        return False
+    best = [float('inf'), float('inf')]
+    for _ in range(3):
+        for i, run in enumerate((lambda: recipe.run(f, gy),
+                                 lambda: _backward_variables(f, target, gy))):
+            t = time.perf_counter()
+            run()
+            best[i] = min(best[i], time.perf_counter() - t)
+    return best[0] > best[1]
 
 
 # What an op of a recorded backward may hold besides arrays, the op it is

@@ -147,7 +147,9 @@ def _state_key(chain):
     key = []
     keep = []
     array_types = backend._get_array_types()
-    for link in chain.links():
+    links = [chain]
+    for link in links:  # (the links, without building their paths)
+        links.extend(link.children())
         if link._local_link_hooks:
             return None, None  # Python code around a link: define-by-run
         params = link._params
