@@ -1,18 +1,24 @@
 """@static_graph against define-by-run and PyTorch eager, in one run.
 
-    python benchmarks/static.py [case ...] [--repeat 7]
+    python benchmarks/static.py [case ...] [--repeat 7] [--cpu-time]
 
 The cases are run.py's ``deep`` (50 layers of tanh(h @ W)) and ``chain100``
 (100 times y * 1.0001 + 0.0001), each as a Chain whose forward is decorated
 with ``@static_graph``; the define-by-run, PyTorch and NumPy columns are
 run.py's own steps.  Each step is a forward and a backward; the static
-chain is called once before timing, so the timed calls replay.  The
-gradients of the static and the define-by-run steps are checked equal.
+chain is called five times before timing (two recordings, then the
+backward's recordings), so the timed calls replay.  The gradients of the
+static and the define-by-run steps are checked bit for bit.
+
+``--cpu-time`` times with the process's CPU time (best of the repeats) and
+PyTorch on one thread: steadier on a loaded machine; run it with
+``OPENBLAS_NUM_THREADS=1`` so that NumPy's BLAS threads do not count.
 """
 
 import argparse
 import os
 import sys
+import time
 import warnings
 
 import numpy
@@ -71,12 +77,18 @@ def chain100_static():
     return step, x
 
 
+def _warm(step):
+    for _ in range(5):
+        step()
+    return step
+
+
 def _check(name):
-    """The gradients of the static step equal define-by-run's."""
+    """The gradients of a replayed step equal define-by-run's, bit for
+    bit."""
     if name == 'deep':
         step, model = deep_static()
-        step()
-        step()
+        _warm(step)()  # replayed, with the backward's recordings in use
         x, ws = run._deep_data()
         params = [chainer.Parameter(w) for w in ws]
         h = x
@@ -87,8 +99,7 @@ def _check(name):
                                      p.grad) for i, p in enumerate(params))
     else:
         step, x = chain100_static()
-        step()
-        step()
+        _warm(step)()
         g = x.grad.copy()
         x.cleargrad()
         y = x
@@ -102,22 +113,39 @@ def _check(name):
 STATIC = {'deep': deep_static, 'chain100': chain100_static}
 
 
+def _cpu_time(fn, number, repeat):
+    fn()
+    best = float('inf')
+    for _ in range(repeat):
+        start = time.process_time()
+        for _ in range(number):
+            fn()
+        best = min(best, (time.process_time() - start) / number)
+    return best
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     parser.add_argument('cases', nargs='*', default=list(STATIC))
     parser.add_argument('--repeat', type=int, default=7)
+    parser.add_argument('--cpu-time', action='store_true')
     args = parser.parse_args(argv)
     warnings.simplefilter('ignore')
+    timer = run._time
+    if args.cpu_time:
+        timer = _cpu_time
+        if run.torch:
+            run.torch.set_num_threads(1)
     print('{:<10}{:>12}{:>12}{:>12}{:>12}{:>10}{:>10}{:>10}  {}'.format(
         'case', 'static', 'dbr', 'pytorch', 'numpy', 'st/torch',
         'dbr/torch', 'st/numpy', 'grads'))
     for name in args.cases:
         make_ng, make_torch, make_np, number = run.CASES[name]
-        t_static = run._time(STATIC[name]()[0], number, args.repeat)
-        t_dbr = run._time(make_ng(), number, args.repeat)
-        t_torch = run._time(make_torch(), number, args.repeat) \
+        t_static = timer(_warm(STATIC[name]()[0]), number, args.repeat)
+        t_dbr = timer(make_ng(), number, args.repeat)
+        t_torch = timer(make_torch(), number, args.repeat) \
             if run.torch else None
-        t_np = run._time(make_np(), number, args.repeat)
+        t_np = timer(make_np(), number, args.repeat)
 
         def ratio(t):
             return '-' if t is None else '{:.2f}'.format(t_static / t)
