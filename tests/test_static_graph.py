@@ -902,3 +902,13 @@ def test_backward_without_retaining_the_graph():
     y = F.sum(m(x))
     y.backward()
     y.backward()  # retained by default, as define-by-run
+
+
+def test_only_links_can_be_static():
+    class NotALink:
+        @chainer.static_graph
+        def forward(self, x):
+            return x
+
+    with pytest.raises(TypeError, match='Chain'):
+        NotALink().forward(numpy.ones(1, 'f'))

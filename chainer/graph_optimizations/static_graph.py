@@ -61,6 +61,7 @@ from chainer import backend
 from chainer import link_hook
 from chainer import reporter
 from chainer.configuration import _local_store
+from chainer.link import Link
 from chainer.graph_optimizations import static_graph_utilities
 from chainer.variable import Variable, _new_variable
 
@@ -369,6 +370,10 @@ def static_graph(*args, **kwargs):
             if manager is None or manager._owner is None or \
                     manager._owner() is not self:
                 # New, or copied from another chain: start afresh.
+                if not isinstance(self, Link):
+                    raise TypeError(
+                        'static_graph decorates a method of a Chain (or a '
+                        'Link), not of a {}'.format(type(self).__name__))
                 manager = d['schedule_manager'] = StaticScheduleManager(self)
                 d['static_schedule'] = None
             return manager.call(func, options, self, args, kwargs)
