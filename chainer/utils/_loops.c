@@ -765,8 +765,8 @@ bn_backward_##T(T *gx, const T *x, const T *gy, Py_ssize_t n, Py_ssize_t c, \
 BN_KERNELS(float)
 BN_KERNELS(double)
 
-/* A C-contiguous buffer of n float32 or float64 items ('f' or 'd'), or of
- * float64 items when kind is 'd'. */
+/* A C-contiguous buffer of n items of kind 'f' (float32) or 'd' (float64);
+ * -1 with an exception set otherwise. */
 static int
 get_items(PyObject *obj, Py_buffer *view, int writable, Py_ssize_t n,
           char kind, const char *name)
@@ -782,10 +782,8 @@ get_items(PyObject *obj, Py_buffer *view, int writable, Py_ssize_t n,
     if (*f == '<' || *f == '=' || *f == '@') {
         f++;
     }
-    int ok = view->len == n * view->itemsize &&
-        ((kind == 'd' || kind == 'f') ? (f[0] == kind && f[1] == 0) : 0) &&
-        view->itemsize == (kind == 'd' ? 8 : 4);
-    if (!ok) {
+    if (f[0] != kind || f[1] != 0 || view->itemsize != (kind == 'd' ? 8 : 4)
+            || view->len != n * view->itemsize) {
         PyErr_Format(PyExc_TypeError,
                      "%s: expected %zd C-contiguous %s items", name, n,
                      kind == 'd' ? "float64" : "float32");
