@@ -4,14 +4,16 @@ Layouts follow Chainer: ``x`` is ``(n, c, *dims)``, a convolution filter
 ``W`` is ``(out_c, c // groups, *ksize)`` and a deconvolution filter is
 ``(in_c, out_c // groups, *ksize)``.
 
-Without groups, each op walks the batch in chunks of a few samples: the
-windows of a chunk are copied into a buffer of a few megabytes (the C
-loops pad in place, in 2-d), and one GEMM per chunk reads it while it is
-still in the cache.  The whole column array of a large batch
-(``prod(ksize)`` times the input) never exists.  Groups become a batch
+Without groups, each op walks the batch in chunks of samples: the windows
+of a chunk are copied into a buffer of up to 32 MB (the C loops pad in
+place, in 2-d), kept from call to call, and one GEMM per chunk reads it.
+The whole column array of a large batch (``prod(ksize)`` times the input)
+never exists.  Groups become a batch
 axis of a matmul over the whole batch.
 """
 
+
+import threading
 
 import numpy
 
@@ -25,18 +27,22 @@ from chainer.utils.array import size_of_shape
 
 
 # The window buffer of a chunk is kept under this many bytes, unless one
-# sample alone is larger.  Measured on 2 cores (32x64x32x32, 3x3): 2 MB
-# (one sample per GEMM) to 8 MB cost the same CPU time, and fewer GEMMs
-# mean fewer waits for BLAS's threads (costly on a loaded machine); the
-# whole batch at once (75 MB of windows) costs 5-10% more.
-_CHUNK_BYTES = 1 << 23
+# sample alone is larger.  Measured on 2 shared cores (32x64x32x32, 3x3):
+# on one core, chunks of 2 MB (a sample per GEMM), 8, 32 or 64 MB cost the
+# same CPU time within 5%; but each GEMM waits for BLAS's other thread,
+# and on a loaded machine those waits dominate: a ResNet block step took
+# 4.2 s with 2 MB chunks, 1.5 s with 8 MB and 0.6 s with 32 or 64 MB.
+_CHUNK_BYTES = 1 << 25
 
 
 def _chunk(xp, n, sample_bytes):
-    """Samples per GEMM: as many as fit the buffer (all of them on a GPU)."""
-    if xp is not numpy:
+    """Samples per GEMM: as many as fit the buffer (all of them on a GPU),
+    in chunks of even sizes."""
+    if xp is not numpy or n <= 1:
         return max(n, 1)
-    return max(1, min(n, _CHUNK_BYTES // max(sample_bytes, 1)))
+    step = max(1, min(n, _CHUNK_BYTES // max(sample_bytes, 1)))
+    chunks = -(-n // step)
+    return -(-n // chunks)
 
 
 def _native_2d(x, pad, add=False):
@@ -66,6 +72,33 @@ def _copyto(dst, src):
         numpy.copyto(dst, src)
 
 
+_BUFFERS = []  # window buffers given back, for the next call to take
+_BUFFERS_LOCK = threading.Lock()
+
+
+def _buffer(xp, size, dtype):
+    """An empty 1-d array of ``size`` items; on NumPy, one given back by an
+    earlier call where one is large enough (a new large array costs its
+    page faults again on every call: 15% of a ResNet block's time)."""
+    if xp is numpy:
+        with _BUFFERS_LOCK:
+            for i, b in enumerate(_BUFFERS):
+                if b.dtype == dtype and b.size >= size:
+                    return _BUFFERS.pop(i)[:size]
+    return xp.empty(size, dtype)
+
+
+def _give_back(buf):
+    """Keeps ``buf`` (from :func:`_buffer`) for a later call; only the
+    largest buffer given back is kept."""
+    if type(buf) is numpy.ndarray:
+        base = buf if buf.base is None else buf.base
+        with _BUFFERS_LOCK:
+            _BUFFERS.append(base)
+            _BUFFERS.sort(key=lambda b: -b.nbytes)
+            del _BUFFERS[1:]
+
+
 class _Windows:
     """The windows of ``x``, chunk by chunk, as ``(c * prod(ksize),
     b * prod(outs))`` matrices (rows in ``(c, *ksize)`` order, columns in
@@ -84,7 +117,8 @@ class _Windows:
         self.cols = size_of_shape(self.outs)
         self.step = _chunk(self.xp, x.shape[0],
                            self.rows * self.cols * x.itemsize)
-        self.buf = self.xp.empty(self.rows * self.cols * self.step, x.dtype)
+        self.buf = _buffer(self.xp, self.rows * self.cols * self.step,
+                           x.dtype)
         # (b, c, *ksize, *outs) -> (c, *ksize, b, *outs)
         self.axes = tuple(range(1, 2 + nd)) + (0,) + tuple(
             range(2 + nd, 2 + 2 * nd))
@@ -108,6 +142,7 @@ class _Windows:
             col = self.buf[:view.size].reshape(view.shape)
             _copyto(col, view)
             yield s, e, col.reshape(self.rows, -1)
+        _give_back(self.buf)
 
 
 def _batch_inner(xp, a, s, e):
@@ -145,6 +180,7 @@ def _conv_plain(x, W, b, stride, pad, dilate, cover_all, outs):
         # shrink that layout before anything copies it).
         _, _, col = next(iter(windows))
         y = xp.matmul(col.T, W2.T)
+        _give_back(windows.buf)
         if b is not None:
             y += b
         return xp.moveaxis(y.reshape((n,) + windows.outs + (out_c,)), -1,
@@ -198,10 +234,13 @@ def _deconv_plain(x, W, b, stride, pad, outsize, dilate):
     y = xp.empty((n, out_c) + tuple(outsize), x.dtype)
     native = _native_2d(y, pad, add=True)
     geom = tuple(stride) + tuple(pad) + tuple(dilate)
+    rows = out_c * size_of_shape(ksize)
+    buf = _buffer(xp, rows * step * size_of_shape(dims), x.dtype)
     for s in range(0, n, step):
         e = min(n, s + step)
-        col = xp.matmul(WT, _batch_inner(xp, x, s, e)).reshape(
-            (out_c,) + tuple(ksize) + (e - s,) + dims)
+        col = buf[:rows * (e - s) * size_of_shape(dims)].reshape(rows, -1)
+        xp.matmul(WT, _batch_inner(xp, x, s, e), out=col)
+        col = col.reshape((out_c,) + tuple(ksize) + (e - s,) + dims)
         if native:  # the sums written straight into y
             conv_nd._loops.col2im_2d(y[s:e], col, geom)
         elif e - s >= 8:
@@ -213,6 +252,7 @@ def _deconv_plain(x, W, b, stride, pad, outsize, dilate):
         else:
             _copyto(y[s:e], col2im_add(xp.moveaxis(col, 1 + nd, 0), stride,
                                        pad, outsize, dilate))
+    _give_back(buf)
     _add_bias(y, b)
     return y
 

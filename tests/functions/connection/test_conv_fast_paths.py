@@ -215,3 +215,16 @@ def test_conv_forward_bias_is_added_after_the_product(n, out_c):
     want = plain + b.reshape(1, -1, 1, 1)
     assert got.tobytes() == numpy.ascontiguousarray(want).tobytes()
     assert got.strides == plain.strides
+
+
+def test_chunks_are_even_and_buffers_are_reused(monkeypatch):
+    monkeypatch.setattr(_conv, '_CHUNK_BYTES', 1 << 25)
+    assert _conv._chunk(numpy, 32, 64 * 9 * 1024 * 4) == 11  # 11, 11, 10
+    assert _conv._chunk(numpy, 16, 1 << 21) == 16
+    assert _conv._chunk(numpy, 5, 1 << 26) == 1
+    monkeypatch.setattr(_conv, '_BUFFERS', [])
+    buf = _conv._buffer(numpy, 100, numpy.float32)
+    _conv._give_back(buf)
+    again = _conv._buffer(numpy, 50, numpy.float32)
+    assert again.base is buf.base or again.base is buf
+    assert _conv._buffer(numpy, 10, numpy.float32).base is not buf
