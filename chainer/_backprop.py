@@ -414,7 +414,15 @@ def _store_leaf_grads(leaves, loss_scale):
             gs = _sum(gs)
         elif old is not None:
             gs = _sum([old, gs])
-        node._grad_var = _as_variable(gs)
+        elif type(gs) is not Variable and not isinstance(gs, Variable):
+            # (_as_variable inlined: once per parameter and step)
+            v = _object_new(Variable)
+            v._data = gs
+            v._node = None
+            v._requires_grad = True
+            v._name = None
+            gs = v
+        node._grad_var = gs
         if loss_scale is not None:
             node._loss_scale = loss_scale
 

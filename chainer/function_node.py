@@ -271,6 +271,7 @@ class FunctionNode:
                 hook.forward_preprocess(self, xs)
 
         outputs = self.forward(xs)
+        y = None  # the array of an op of one output (the hot path below)
         if type(outputs) is not tuple:
             outputs = self._fix_outputs(outputs)
         elif len(outputs) == 1:
@@ -279,9 +280,10 @@ class FunctionNode:
                 # NumPy arithmetic on 0-d arrays gives scalars.
                 outputs = (_asarray(y),) if isinstance(y, _generic) \
                     else self._fix_outputs(outputs)
+                y = outputs[0]
         else:
-            for y in outputs:
-                if type(y) is not _ndarray:
+            for out in outputs:
+                if type(out) is not _ndarray:
                     outputs = self._fix_outputs(outputs)
                     break
 
@@ -303,9 +305,8 @@ class FunctionNode:
         if debug:
             self.stack = traceback.extract_stack()
         rank += 1
-        if len(outputs) == 1 and outputs[0] is not None:
+        if y is not None:
             # (_new_variable and _new_node inlined: the hot path)
-            y = outputs[0]
             v = _object_new(Variable)
             v._data = y
             v._requires_grad = requires_grad
