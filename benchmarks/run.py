@@ -319,7 +319,7 @@ def resblock_chainer():
     b1, b2 = [chainer.Parameter(numpy.zeros(64, numpy.float32))
               for _ in range(2)]
     params = [W1, W2, g1, g2, b1, b2]
-    x = chainer.Variable(x)
+    x = chainer.Variable(x, requires_grad=False)  # as torch.tensor(x)
 
     def step():
         for p in params:
