@@ -35,6 +35,12 @@ from chainer.utils.array import size_of_shape
 _CHUNK_BYTES = 1 << 25
 
 
+def _frontend():
+    # imported on the GPU path only: ``import chainer`` never loads it
+    from chainer.backends import _cudnn_frontend
+    return _cudnn_frontend
+
+
 def _chunk(xp, n, sample_bytes):
     """Samples per GEMM: as many as fit the buffer (all of them on a GPU),
     in chunks of even sizes."""
@@ -316,6 +322,14 @@ def conv_forward(x, W, b, stride, pad, dilate, groups, cover_all,
                          for d, k, s, p, dl in zip(x.shape[2:], W.shape[2:],
                                                    stride, pad, dilate))
         return xp.zeros((n, 0) + tuple(outs), x.dtype)
+    if xp is not numpy and _frontend().should_use('conv_fprop', x.dtype):
+        if outs is None:
+            outs = tuple(get_conv_outsize(d, k, s, p, cover_all, dl)
+                         for d, k, s, p, dl in zip(x.shape[2:], W.shape[2:],
+                                                   stride, pad, dilate))
+        y = _frontend().convolution(x, W, b, stride, pad, dilate, outs)
+        if y is not None:  # else cuDNN declined: the CuPy kernels below
+            return y
     if groups == 1:
         return _conv_plain(x, W, b, stride, pad, dilate, cover_all, outs)
     col = _columns(xp, x, W.shape[2:], stride, pad, dilate, cover_all, outs)
@@ -336,6 +350,11 @@ def conv_grad_w(x, gy, ksize, stride, pad, dilate, groups):
     c = x.shape[1]
     if out_c == 0:
         return xp.zeros((0, c // groups) + tuple(ksize), x.dtype)
+    if xp is not numpy and _frontend().should_use('conv_wgrad', x.dtype):
+        gW = _frontend().convolution_filter_grad(
+            x, gy, ksize, stride, pad, dilate, groups)
+        if gW is not None:
+            return gW
     if groups == 1:
         return _grad_w_plain(x, gy, ksize, stride, pad, dilate)
     col, _ = _columns_nk(xp, x, ksize, stride, pad, dilate, False,
@@ -358,6 +377,11 @@ def deconv_forward(x, W, b, stride, pad, outsize, dilate, groups):
         if b is not None:
             y += b.reshape((1, out_c) + (1,) * nd)
         return y
+    if xp is not numpy and _frontend().should_use('conv_dgrad', x.dtype):
+        y = _frontend().deconvolution(x, W, b, stride, pad, dilate,
+                                          outsize, groups)
+        if y is not None:
+            return y
     if groups == 1:
         return _deconv_plain(x, W, b, stride, pad, outsize, dilate)
     xT = xp.ascontiguousarray(_batch_last(xp, x))

@@ -17,6 +17,12 @@ from chainer.functions._errors import check_float, invalid_type
 from chainer.utils import conv_nd
 
 
+def _frontend():
+    # imported on the GPU path only: ``import chainer`` never loads it
+    from chainer.backends import _cudnn_frontend
+    return _cudnn_frontend
+
+
 def _kwargs(func_name, kwargs, removed=('train',), **defaults):
     """Chainer's handling of ``**kwargs``: removed arguments are rejected
     with a ValueError, unknown ones with a TypeError."""
@@ -100,6 +106,14 @@ def _reduced_axes(func, x_shape, gamma_shape, axis):
     return axes
 
 
+def _cudnn(op, x, axes):
+    """Whether ``op`` goes to cuDNN: a CuPy x normalized over every axis
+    but 1 (cuDNN's spatial batch normalization)."""
+    return (type(x) is not numpy.ndarray and x.ndim >= 2 and
+            axes == (0,) + tuple(range(2, x.ndim)) and
+            _frontend().should_use(op, x.dtype))
+
+
 def _keep_shape(x_shape, axes):
     return tuple(1 if i in axes else s for i, s in enumerate(x_shape))
 
@@ -142,6 +156,13 @@ class BatchNormalizationGrad(FunctionNode):
             return x.copy(), xp.zeros_like(gamma), xp.zeros_like(gamma)
         if self.mean is None:
             self.mean, self.inv_std, _ = _stats(x, self.axes, self.eps)
+        if gy.dtype == x.dtype and _cudnn('batchnorm_backward', x, self.axes):
+            out = _frontend().batch_normalization_grad(
+                x, gamma, self.mean, self.inv_std, gy)
+            if out is not None:
+                gx, ggamma, gbeta = out
+                return (gx, ggamma.reshape(gamma.shape).astype(gamma.dtype),
+                        gbeta.reshape(gamma.shape).astype(gamma.dtype))
         rows = _channel_rows(x, self.axes)
         if rows is not None and gy.dtype == x.dtype and \
                 gamma.shape == _keep_shape(x.shape, self.axes):
@@ -287,6 +308,20 @@ class BatchNormalization(_AxisNames, FunctionNode):
         if x.size == 0:
             self.mean = self.inv_std = self.var = None
             return x.copy(),
+        if (self.running_mean is None) == (self.running_var is None) and \
+                _cudnn('batchnorm', x, axes):
+            # cuDNN updates the running statistics itself (unbiased
+            # variance, momentum = 1 - decay)
+            out = _frontend().batch_normalization(
+                x, gamma, beta, self.eps, self.running_mean,
+                self.running_var, self.decay)
+            if out is not None:
+                y, mean, inv_std = out
+                self.mean, self.inv_std = (a.reshape(gamma.shape)
+                                           for a in (mean, inv_std))
+                self.var = (1 / self.inv_std ** 2 - self.eps).astype(
+                    x.dtype)
+                return y,
         rows = _channel_rows(x, axes)
         if rows is not None:
             # The statistics and y in three passes over each channel, the
@@ -409,6 +444,11 @@ class FixedBatchNormalization(_AxisNames, FunctionNode):
         # kept in gamma's shape, as Chainer does
         self.inv_var = inv_var.reshape(gamma.shape)
         self.inv_std = inv_std.reshape(gamma.shape)
+        if _cudnn('batchnorm_inference', x, axes):
+            y = _frontend().fixed_batch_normalization(
+                x, gamma, beta, mean, var, self.eps)
+            if y is not None:
+                return y,
         y = gamma.reshape(keep) * (
             (x - mean.reshape(keep)) * inv_std) + beta.reshape(keep)
         return y.astype(x.dtype, copy=False),
