@@ -8,7 +8,7 @@ from chainer.functions._errors import check_float
 
 
 def _tanh_grad(y, gy):
-    return gy * (1 - y * y)  # (a Python 1 takes y's dtype)
+    return gy * (y.dtype.type(1) - y * y)  # NumPy 1 makes 1 - y*y float64
 
 
 class Tanh(FunctionNode):
@@ -30,7 +30,10 @@ class Tanh(FunctionNode):
         data = self._retained_out_data
         if data is _RELEASED:
             return None
-        return _tanh_grad(data[0], gys[0]),
+        gx = _tanh_grad(data[0], gys[0])
+        if data[0].ndim == 0:  # NumPy makes a scalar of 0-d arithmetic
+            gx = numpy.asarray(gx) if isinstance(gx, numpy.generic) else gx
+        return gx,
 
     def backward(self, indexes, grad_outputs):
         y, = self.get_retained_outputs()

@@ -1,6 +1,7 @@
 import numpy
 import pytest
 
+import chainer
 import chainer.functions as F
 from chainer.utils.type_check import InvalidType
 from op_harness import check_op
@@ -22,3 +23,17 @@ def test_extremes():
 def test_errors():
     with pytest.raises(InvalidType, match='Tanh'):
         F.tanh(numpy.array([1], numpy.int32))
+
+
+@pytest.mark.parametrize('dtype', [numpy.float16, numpy.float32,
+                                   numpy.float64])
+def test_zero_dim_gradient_is_an_array_of_the_dtype(dtype):
+    # NumPy makes scalars of 0-d arithmetic, and under NumPy 1 a Python 1
+    # would have turned 1 - y*y into float64
+    x = chainer.Variable(numpy.array(0.5, dtype))
+    y = F.tanh(x)
+    y.grad = numpy.array(2., dtype)
+    y.backward()
+    assert type(x.grad) is numpy.ndarray and x.grad.dtype == dtype
+    want = 2 * (1 - numpy.tanh(0.5) ** 2)
+    numpy.testing.assert_allclose(x.grad, want, rtol=1e-3)
