@@ -460,6 +460,13 @@ class FunctionNode:
         """
         return (None,) * len(self.inputs)
 
+    # A native forward-mode rule, used by chainer.jvp where present:
+    # jvp(self, input_tangents) -> one tangent (Variable or None) per output,
+    # from one tangent (Variable or None, None meaning zero) per input; it
+    # may use the retained inputs and outputs as backward does.  Without one,
+    # chainer.jvp derives the rule from backward (chainer/_forward_ad.py).
+    jvp = None
+
     def backward_accumulate(self, target_input_indexes, grad_outputs,
                             grad_inputs):
         """Computes gradients and adds them to ``grad_inputs``."""
