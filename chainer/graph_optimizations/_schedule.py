@@ -31,7 +31,7 @@ import numpy
 
 import chainer
 from chainer import backend
-from chainer._backprop import _as_variable, _fit, _sum
+from chainer._backprop import _add_to, _as_variable, _fit, _sum
 from chainer.function_hook import FunctionHook
 from chainer.function_node import (FunctionNode, _new_node, _node_variable,
                                    _released_error, _RELEASED)
@@ -419,7 +419,7 @@ class Schedule:
         recipes = self.recipes
         for k, g, (shape, dtype) in zip(self.out_slots, gys, self.out_types):
             if g is not None:
-                _add(grads, k, g)
+                _add_to(grads, k, g)
                 if g.shape != shape or g.dtype != dtype:
                     recipes = {}  # recorded for gradients like the outputs
         for entry in self._plan(indexes):
@@ -432,13 +432,7 @@ class Schedule:
                     g = _sum(g)._data
                 if dest is not None and recipes is self.recipes:
                     # a backward that hands its gradient on as it is
-                    cur = grads.get(dest)
-                    if cur is None:
-                        grads[dest] = g
-                    elif type(cur) is list:
-                        cur.append(g)
-                    else:
-                        grads[dest] = [cur, g]
+                    _add_to(grads, dest, g)
                     continue
                 gy = (g,)
             else:
@@ -467,13 +461,7 @@ class Schedule:
                                                          recipe)
             for k, gx in zip(slots, gxs):
                 if gx is not None:
-                    cur = grads.get(k)
-                    if cur is None:
-                        grads[k] = gx
-                    elif type(cur) is list:
-                        cur.append(gx)
-                    else:
-                        grads[k] = [cur, gx]
+                    _add_to(grads, k, gx)
         return tuple([_take(grads, i) for i in indexes])
 
 
@@ -699,16 +687,6 @@ def _same_value(a, b):
 def _run_code(entries):
     for func, args, kwargs in entries:
         func(*args, **kwargs)
-
-
-def _add(grads, k, g):
-    cur = grads.get(k)
-    if cur is None:
-        grads[k] = g
-    elif type(cur) is list:
-        cur.append(g)
-    else:
-        grads[k] = [cur, g]
 
 
 def _take(grads, k):
