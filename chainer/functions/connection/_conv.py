@@ -318,15 +318,13 @@ def conv_forward(x, W, b, stride, pad, dilate, groups, cover_all,
     out_c = W.shape[0]
     if out_c == 0:  # no filters: an empty output of the right shape
         if outs is None:
-            outs = tuple(get_conv_outsize(d, k, s, p, cover_all, dl)
-                         for d, k, s, p, dl in zip(x.shape[2:], W.shape[2:],
-                                                   stride, pad, dilate))
+            outs = conv_nd.conv_outs(x.shape[2:], W.shape[2:], stride, pad,
+                                     cover_all, dilate)
         return xp.zeros((n, 0) + tuple(outs), x.dtype)
     if xp is not numpy and _frontend().should_use('conv_fprop', x.dtype):
         if outs is None:
-            outs = tuple(get_conv_outsize(d, k, s, p, cover_all, dl)
-                         for d, k, s, p, dl in zip(x.shape[2:], W.shape[2:],
-                                                   stride, pad, dilate))
+            outs = conv_nd.conv_outs(x.shape[2:], W.shape[2:], stride, pad,
+                                     cover_all, dilate)
         y = _frontend().convolution(x, W, b, stride, pad, dilate, outs)
         if y is not None:  # else cuDNN declined: the CuPy kernels below
             return y
@@ -337,8 +335,7 @@ def conv_forward(x, W, b, stride, pad, dilate, groups, cover_all,
     col = col.reshape(groups, -1, size_of_shape(outs) * n)  # the one copy
     y = _bmm(xp, W.reshape(groups, out_c // groups, -1), col)
     y = _batch_first(xp, y.reshape((out_c,) + outs + (n,)))
-    if b is not None:
-        y += b.reshape((1, out_c) + (1,) * nd)
+    _add_bias(y, b)
     return y
 
 
@@ -368,14 +365,12 @@ def conv_grad_w(x, gy, ksize, stride, pad, dilate, groups):
 def deconv_forward(x, W, b, stride, pad, outsize, dilate, groups):
     """The adjoint of :func:`conv_forward` in ``x`` (a transposed conv)."""
     xp = backend.get_array_module(x)
-    nd = x.ndim - 2
     n, in_c = x.shape[:2]
     ksize = W.shape[2:]
     out_c = W.shape[1] * groups
     if in_c == 0:  # nothing to scatter: zeros (plus the bias)
         y = xp.zeros((n, out_c) + tuple(outsize), x.dtype)
-        if b is not None:
-            y += b.reshape((1, out_c) + (1,) * nd)
+        _add_bias(y, b)
         return y
     if xp is not numpy and _frontend().should_use('conv_dgrad', x.dtype):
         y = _frontend().deconvolution(x, W, b, stride, pad, dilate,
@@ -391,8 +386,7 @@ def deconv_forward(x, W, b, stride, pad, outsize, dilate, groups):
         (out_c,) + tuple(ksize) + x.shape[2:] + (n,))
     y = _batch_first(xp, col2im_add(col, stride, pad, outsize, dilate,
                                     first=1))
-    if b is not None:
-        y += b.reshape((1, out_c) + (1,) * nd)
+    _add_bias(y, b)
     return y
 
 
@@ -482,8 +476,8 @@ def check_conv_inputs(func, inputs, nd, groups, deconv=False):
 
 def check_outsize_positive(func, x_dims, ksize, stride, pad, dilate,
                            cover_all):
-    outs = tuple(get_conv_outsize(d, k, s, p, cover_all, dl) for
-                 d, k, s, p, dl in zip(x_dims, ksize, stride, pad, dilate))
+    outs = conv_nd.conv_outs(x_dims, ksize, stride, pad, cover_all,
+                             dilate)
     if any(o <= 0 for o in outs):
         raise invalid_type(
             func, 'a positive output size', 'output size {} (input {}, '
