@@ -20,8 +20,6 @@ from chainer import backend
 from chainer.configuration import _MISSING, _local_store, using_config
 from chainer.variable import Variable, _new_variable
 
-_object_new = object.__new__
-
 
 def _sum(gs):
     """Sums a list of gradients (Variables or arrays) in one op."""
@@ -36,12 +34,7 @@ def _as_variable(g):
     # (FunctionNode._backward_arrays) made them.
     if g is None or isinstance(g, Variable):
         return g
-    v = _object_new(Variable)
-    v._data = g
-    v._node = None
-    v._requires_grad = True
-    v._name = None
-    return v
+    return _new_variable(g)
 
 
 def _fit(func, index, node, gx):
@@ -151,6 +144,7 @@ def _run(roots, retain_grad, loss_scale, retain_graph, needed=None,
             y = outputs[0]()
             if y is None:
                 continue
+            # (_output_grad inlined: the hot path of one-output ops)
             g = grads.pop(y, None)
             if g is None:
                 continue
@@ -414,14 +408,8 @@ def _store_leaf_grads(leaves, loss_scale):
             gs = _sum(gs)
         elif old is not None:
             gs = _sum([old, gs])
-        elif type(gs) is not Variable and not isinstance(gs, Variable):
-            # (_as_variable inlined: once per parameter and step)
-            v = _object_new(Variable)
-            v._data = gs
-            v._node = None
-            v._requires_grad = True
-            v._name = None
-            gs = v
+        elif not isinstance(gs, Variable):
+            gs = _new_variable(gs)
         node._grad_var = gs
         if loss_scale is not None:
             node._loss_scale = loss_scale

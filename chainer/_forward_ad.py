@@ -90,6 +90,12 @@ def _functions_between(outputs, input_nodes):
     return ordered, on_path
 
 
+def _array_module(tangents):
+    """NumPy or CuPy, after the first tangent given (a Variable)."""
+    return backend.get_array_module(
+        next(t for t in tangents if t is not None).array)
+
+
 def _derived_rule(func, in_tangents, out_nodes, double):
     """``J t`` of one function from its backward (see the module's note)."""
     if isinstance(func, chainer.FunctionAdapter):
@@ -100,8 +106,7 @@ def _derived_rule(func, in_tangents, out_nodes, double):
     # Any u gives the rule (backward is linear in it); a random one also
     # shows a backward that is not differentiable: its result is then
     # non-zero without a graph back to u.
-    xp = backend.get_array_module(
-        next(t for t in in_tangents if t is not None).array)
+    xp = _array_module(in_tangents)
     rs = numpy.random.RandomState(0)
     us = tuple(None if y is None else Variable(
         xp.asarray(rs.standard_normal(y.shape), y.dtype))

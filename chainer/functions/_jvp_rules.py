@@ -20,13 +20,7 @@ Functions not listed here get the rule derived from backward.
 import copy
 import importlib
 
-from chainer import backend
-from chainer.variable import Variable
-
-
-def _xp(tangents):
-    t = next(t for t in tangents if t is not None)
-    return backend.get_array_module(t.array if isinstance(t, Variable) else t)
+from chainer import _forward_ad
 
 
 def _diagonal(self, tangents):
@@ -34,7 +28,7 @@ def _diagonal(self, tangents):
 
 
 def _zeros(self, tangents):
-    xp = _xp(tangents)
+    xp = _forward_ad._array_module(tangents)
     return [xp.zeros(x.shape, x.dtype) for x in self.inputs]
 
 
@@ -52,10 +46,10 @@ def _multilinear(self, tangents):
     for i, t in enumerate(tangents):
         if t is None:
             continue
-        args = [t if j == i else retained.get(j, zeros[j])
+        # an input not retained enters additively: the others are zero
+        others = retained if i in retained else {}
+        args = [t if j == i else others.get(j, zeros[j])
                 for j in range(len(tangents))]
-        if i not in retained:  # an additive input: the others are zero
-            args = [t if j == i else zeros[j] for j in range(len(tangents))]
         ys = copy.copy(self).apply(args)
         total = ys if total is None else tuple(
             a + b for a, b in zip(total, ys))
