@@ -120,6 +120,20 @@ def _same(a, b):
     numpy.testing.assert_array_equal(a, b)
 
 
+def _close(a, b):
+    numpy.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
+
+
+def _same_grads(s, d, check=_same):
+    """Checks that two models hold gradients for the same parameters, and
+    equal ones; returns the first model's."""
+    gs, gd = _grads(s), _grads(d)
+    assert gs.keys() == gd.keys()
+    for k in gs:
+        check(gs[k], gd[k])
+    return gs
+
+
 def test_static_graph_runs_define_by_run():
     x = chainer.Variable(numpy.ones(3, numpy.float32))
     y = Model()(x)
@@ -147,10 +161,7 @@ def test_mlp_outputs_and_gradients_bit_identical():
         ys.backward()
         yd.backward()
         _same(xs.grad, xd.grad)
-        gs, gd = _grads(s), _grads(d)
-        assert gs.keys() == gd.keys() and len(gs) == 6
-        for k in gs:
-            _same(gs[k], gd[k])
+        assert len(_same_grads(s, d)) == 6
 
 
 def test_cnn_batchnorm_dropout():
@@ -169,8 +180,7 @@ def test_cnn_batchnorm_dropout():
         _same(ys.array, yd.array)
         F.sum(ys * ys).backward()
         F.sum(yd * yd).backward()
-        for k, g in _grads(s).items():
-            _same(g, _grads(d)[k])
+        _same_grads(s, d)
         # running statistics are updated by the replayed op
         _same(s.bn.avg_mean, d.bn.avg_mean)
         _same(s.bn.avg_var, d.bn.avg_var)
@@ -235,10 +245,7 @@ def test_multiple_outputs_and_broadcasting(as_list):
                               numpy.full((4, 2), 2, 'f')])
         for a, b in zip(vs, vd):
             _same(a.grad, b.grad)
-        gs, gd = _grads(s), _grads(d)
-        assert gs.keys() == gd.keys()
-        for k in gs:
-            _same(gs[k], gd[k])
+        _same_grads(s, d)
     assert _replayed(os_[0])
 
 
@@ -257,8 +264,7 @@ def test_two_calls_before_backward():
         F.sum(a * b).backward()
         outs.append((a, b))
     assert _replayed(outs[0][0]) and _replayed(outs[0][1])
-    for k, g in _grads(s).items():
-        _same(g, _grads(d)[k])
+    _same_grads(s, d)
 
 
 def test_optimizer_steps_match_define_by_run():
@@ -439,10 +445,8 @@ def test_double_backprop_and_hooks_in_backward():
         d.cleargrads()
         F.sum(gs * gs).backward()
         F.sum(gd * gd).backward()
-        numpy.testing.assert_allclose(xs.grad, xd.grad, rtol=1e-5, atol=1e-6)
-        for k, g in _grads(s).items():
-            numpy.testing.assert_allclose(g, _grads(d)[k], rtol=1e-5,
-                                          atol=1e-6)
+        _close(xs.grad, xd.grad)
+        _same_grads(s, d, _close)
     # a function hook active in backward sees the ops of the replay
     for _ in range(3):
         ys = _call(s, True, x)
@@ -457,8 +461,7 @@ def test_double_backprop_and_hooks_in_backward():
     names = [n for n, _ in hs.call_history]
     names.remove('StaticScheduleFunction')
     assert names == [n for n, _ in hd.call_history]
-    for k, g in _grads(s).items():
-        numpy.testing.assert_allclose(g, _grads(d)[k], rtol=1e-5, atol=1e-6)
+    _same_grads(s, d, _close)
 
 
 class External(chainer.Chain):
@@ -784,10 +787,7 @@ def test_recorded_backward_of_many_ops_matches_define_by_run():
         ys.backward()
         yd.backward()
         _same(ys.array, yd.array)
-        gs, gd = _grads(s), _grads(d)
-        assert gs.keys() == gd.keys() and len(gs) >= 10
-        for k in gs:
-            _same(gs[k], gd[k])
+        assert len(_same_grads(s, d)) >= 10
     recipes = s.static_schedule.recipes.values()
     assert any(r is not False and r.verified for r in recipes)
 
