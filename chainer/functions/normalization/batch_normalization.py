@@ -156,13 +156,19 @@ class BatchNormalizationGrad(FunctionNode):
             return x.copy(), xp.zeros_like(gamma), xp.zeros_like(gamma)
         if self.mean is None:
             self.mean, self.inv_std, _ = _stats(x, self.axes, self.eps)
+        gx, ggamma, gbeta = (self._fused(x, gamma, gy) or
+                             self._formulas(x, gamma, gy))
+        return (gx.astype(x.dtype, copy=False),
+                ggamma.reshape(gamma.shape).astype(gamma.dtype, copy=False),
+                gbeta.reshape(gamma.shape).astype(gamma.dtype, copy=False))
+
+    def _fused(self, x, gamma, gy):
+        """The gradients from cuDNN or the C loops, where they apply."""
         if gy.dtype == x.dtype and _cudnn('batchnorm_backward', x, self.axes):
             out = _frontend().batch_normalization_grad(
                 x, gamma, self.mean, self.inv_std, gy)
             if out is not None:
-                gx, ggamma, gbeta = out
-                return (gx, ggamma.reshape(gamma.shape).astype(gamma.dtype),
-                        gbeta.reshape(gamma.shape).astype(gamma.dtype))
+                return out
         rows = _channel_rows(x, self.axes)
         if rows is not None and gy.dtype == x.dtype and \
                 gamma.shape == _keep_shape(x.shape, self.axes):
@@ -173,8 +179,11 @@ class BatchNormalizationGrad(FunctionNode):
                 gx, numpy.ascontiguousarray(x), numpy.ascontiguousarray(gy),
                 *rows, _f64(self.mean), _f64(self.inv_std), _f64(gamma),
                 ggamma, gbeta)
-            return (gx, ggamma.reshape(gamma.shape).astype(gamma.dtype),
-                    gbeta.reshape(gamma.shape).astype(gamma.dtype))
+            return gx, ggamma, gbeta
+        return None
+
+    def _formulas(self, x, gamma, gy):
+        """The gradients by array formulas (any backend, dtype, axes)."""
         xhat = (_interm(x) - self.mean) * self.inv_std
         gy_ = _interm(gy)
         other = _other_axes(gy.shape, gamma.shape)
@@ -193,9 +202,7 @@ class BatchNormalizationGrad(FunctionNode):
             gx = self.inv_std * (
                 h - h.mean(axis=self.axes, keepdims=True) -
                 xhat * (h * xhat).mean(axis=self.axes, keepdims=True))
-        return (gx.astype(x.dtype, copy=False),
-                ggamma.reshape(gamma.shape).astype(gamma.dtype, copy=False),
-                gbeta.reshape(gamma.shape).astype(gamma.dtype, copy=False))
+        return gx, ggamma, gbeta
 
     def backward(self, indexes, grad_outputs):
         from chainer.functions.math.average import average
