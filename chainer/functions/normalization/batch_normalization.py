@@ -15,6 +15,7 @@ from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions._errors import check_float, invalid_type
 from chainer.utils import conv_nd
+from chainer.utils.array import size_of_shape
 
 
 def _frontend():
@@ -68,9 +69,8 @@ def _channel_rows(x, axes):
             x.dtype.char not in 'fd' or not x.dtype.isnative or \
             x.size == 0 or axes != (0,) + tuple(range(k, x.ndim)):
         return None
-    n = x.shape[0]
-    c = x.size // n // max(1, numpy.prod(x.shape[k:], dtype=int))
-    return n, c, x.size // (n * c)
+    n, s = x.shape[0], size_of_shape(x.shape[k:])
+    return n, x.size // (n * s), s
 
 
 def _f64(a):
