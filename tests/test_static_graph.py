@@ -67,12 +67,18 @@ class CNN(chainer.Chain):
         return self.fc(h)
 
 
-class Shared(chainer.Chain):
+class _OneLinear(chainer.Chain):
+    """A chain of one Linear link, ``l``; subclasses write the forward."""
+    n_in = n_out = 3
 
     def __init__(self):
         super().__init__()
         with self.init_scope():
-            self.l = L.Linear(4, 4)
+            self.l = L.Linear(self.n_in, self.n_out)
+
+
+class Shared(_OneLinear):
+    n_in = n_out = 4
 
     @chainer.static_graph
     def forward(self, x):
@@ -329,12 +335,7 @@ def test_key_changes_record_anew():
         _same(y.array, m(x).array)
 
 
-class WithArgs(chainer.Chain):
-
-    def __init__(self):
-        super().__init__()
-        with self.init_scope():
-            self.l = L.Linear(3, 3)
+class WithArgs(_OneLinear):
 
     @chainer.static_graph
     def forward(self, x, scale=1.0, act=None, **kwargs):
@@ -515,12 +516,7 @@ def test_unsafe_forwards_run_define_by_run():
         assert m.static_schedule.reason
 
 
-class Detach(chainer.Chain):
-
-    def __init__(self):
-        super().__init__()
-        with self.init_scope():
-            self.l = L.Linear(3, 3)
+class Detach(_OneLinear):
 
     @chainer.static_graph
     def forward(self, x):
@@ -539,12 +535,8 @@ def test_array_uses_carry_no_gradient():
         _same(s.l.W.grad, d.l.W.grad)
 
 
-class Lazy(chainer.Chain):
-
-    def __init__(self):
-        super().__init__()
-        with self.init_scope():
-            self.l = L.Linear(None, 2)
+class Lazy(_OneLinear):
+    n_in, n_out = None, 2
 
     @chainer.static_graph
     def forward(self, x):
@@ -701,12 +693,7 @@ def test_legacy_function_and_nested_static_chains():
         def backward(self, inputs, grad_outputs):
             return 2 * inputs[0] * grad_outputs[0],
 
-    class Inner(chainer.Chain):
-        def __init__(self):
-            super().__init__()
-            with self.init_scope():
-                self.l = L.Linear(3, 3)
-
+    class Inner(_OneLinear):
         @chainer.static_graph
         def forward(self, x):
             return Square()(self.l(x))
@@ -859,12 +846,8 @@ def test_link_hooks_run_define_by_run():
         assert not _replayed(m(x))
 
 
-class Reports(chainer.Chain):
-
-    def __init__(self):
-        super().__init__()
-        with self.init_scope():
-            self.l = L.Linear(3, 2)
+class Reports(_OneLinear):
+    n_out = 2
 
     @chainer.static_graph
     def forward(self, x):
