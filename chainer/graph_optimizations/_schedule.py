@@ -447,13 +447,10 @@ class Schedule:
             if gxs is None:
                 recipe = recipes.get(key)
                 if recipe.__class__ is BackwardRecipe and recipe.verified:
-                    if recipe.passthrough:
-                        gxs = [None if k is None else gy[k]
-                               for k in recipe.outs]
-                        if len(gy) == 1 and recipe.outs == (0,):
-                            entry[6] = slots[0]
-                    else:
-                        gxs = recipe.run(f, gy)
+                    gxs = recipe.run(f, gy)
+                    if recipe.passthrough and len(gy) == 1 and \
+                            recipe.outs == (0,):
+                        entry[6] = slots[0]
                 elif recipe is False:
                     gxs = _backward_variables(f, target, gy)
                 else:
@@ -547,7 +544,6 @@ class BackwardRecipe:
             return r
 
         self.steps = []
-        self.settings = []
         slot_of = {}  # a source -> its slot in the values of a run
         extra = []  # the sources other than the gradients, in slot order
         n_gy = len(gy)
@@ -556,9 +552,7 @@ class BackwardRecipe:
             r = ref(v)
             if r is None:
                 return None
-            if r[0] == 'g':
-                return r[1]
-            if r[0] == 'o':
+            if r[0] in ('g', 'o'):
                 return r[1]
             k = slot_of.get(r)
             if k is None:
@@ -578,7 +572,6 @@ class BackwardRecipe:
                     raise _Unsafe('an attribute of a backward op')
             for name, _ in attrs:
                 del d[name]
-            self.settings.append(d)
             self.steps.append([type(template), d, attrs, ins])
             for y in ys:
                 if y is not None:
@@ -611,7 +604,8 @@ class BackwardRecipe:
             and [s[2:4] for s in self.steps] == \
             [s[2:4] for s in other.steps] and self.outs == other.outs and \
             self.extra == other.extra and \
-            all(map(_same_value, self.settings, other.settings))
+            all([_same_value(s[1], t[1])
+                 for s, t in zip(self.steps, other.steps)])
 
     def run(self, f, gy):
         if self.passthrough:
