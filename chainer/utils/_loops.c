@@ -875,12 +875,32 @@ get_all(const item_spec *spec, Py_buffer *bufs, int count)
     return 0;
 }
 
-static void
-release_all(Py_buffer *bufs, int count)
+/* x's kind ('f' or 'd') where n, c and s are sizes; 0 with an exception
+ * set otherwise. */
+static char
+bn_kind(PyObject *x, Py_ssize_t n, Py_ssize_t c, Py_ssize_t s,
+        const char *name)
 {
+    char kind = float_kind(x);
+    if (kind && (n < 0 || c < 0 || s < 0)) {
+        PyErr_Format(PyExc_ValueError, "%s: negative size", name);
+        return 0;
+    }
+    return kind;
+}
+
+/* fn over job's channels without the GIL, then the count buffers
+ * released. */
+static PyObject *
+bn_run(range_fn fn, const bn_job *job, Py_buffer *bufs, int count)
+{
+    Py_BEGIN_ALLOW_THREADS
+    split(fn, job, job->c, 3.0 * job->n * job->c * job->s);
+    Py_END_ALLOW_THREADS
     for (int i = 0; i < count; i++) {
         PyBuffer_Release(&bufs[i]);
     }
+    Py_RETURN_NONE;
 }
 
 static PyObject *
@@ -895,12 +915,8 @@ bn_forward(PyObject *self, PyObject *args)
                           &beta, &eps, &mean, &var)) {
         return NULL;
     }
-    char kind = float_kind(x);
+    char kind = bn_kind(x, n, c, s, "bn_forward");
     if (!kind) {
-        return NULL;
-    }
-    if (n < 0 || c < 0 || s < 0) {
-        PyErr_SetString(PyExc_ValueError, "bn_forward: negative size");
         return NULL;
     }
     item_spec spec[6] = {
@@ -916,11 +932,7 @@ bn_forward(PyObject *self, PyObject *args)
     }
     bn_job job = {kind, b[0].buf, b[1].buf, NULL, n, c, s, b[2].buf, b[3].buf,
                   NULL, NULL, eps, b[4].buf, b[5].buf, NULL, NULL};
-    Py_BEGIN_ALLOW_THREADS
-    split(bn_forward_range, &job, c, 3.0 * n * c * s);
-    Py_END_ALLOW_THREADS
-    release_all(b, 6);
-    Py_RETURN_NONE;
+    return bn_run(bn_forward_range, &job, b, 6);
 }
 
 static PyObject *
@@ -934,12 +946,8 @@ bn_backward(PyObject *self, PyObject *args)
                           &mean, &inv_std, &gamma, &ggamma, &gbeta)) {
         return NULL;
     }
-    char kind = float_kind(x);
+    char kind = bn_kind(x, n, c, s, "bn_backward");
     if (!kind) {
-        return NULL;
-    }
-    if (n < 0 || c < 0 || s < 0) {
-        PyErr_SetString(PyExc_ValueError, "bn_backward: negative size");
         return NULL;
     }
     item_spec spec[8] = {
@@ -957,11 +965,7 @@ bn_backward(PyObject *self, PyObject *args)
     }
     bn_job job = {kind, b[0].buf, b[1].buf, b[2].buf, n, c, s, b[5].buf, NULL,
                   b[3].buf, b[4].buf, 0, NULL, NULL, b[6].buf, b[7].buf};
-    Py_BEGIN_ALLOW_THREADS
-    split(bn_backward_range, &job, c, 3.0 * n * c * s);
-    Py_END_ALLOW_THREADS
-    release_all(b, 8);
-    Py_RETURN_NONE;
+    return bn_run(bn_backward_range, &job, b, 8);
 }
 
 static PyObject *
