@@ -47,7 +47,10 @@ import chainer  # NOQA: E402
 import chainer.functions as F  # NOQA: E402
 import chainer.links as L  # NOQA: E402
 from chainer.backends import cuda  # NOQA: E402
-from run import _time  # NOQA: E402  (the timing helper of the CPU cases)
+# the timing helper and the small cases of the CPU run (they take xp / dev)
+from run import _time  # NOQA: E402
+from run import chain100_chainer, chain100_torch  # NOQA: E402
+from run import poly_chainer, poly_torch  # NOQA: E402
 
 try:
     import torch
@@ -143,52 +146,6 @@ def self_check():
         seen[label] = sum(counts.values())
     print('sync counter self-check (1 each): ' + ', '.join(
         '{} {}'.format(k, v) for k, v in seen.items()))
-
-
-# --- poly and chain100: launch overhead -------------------------------------------
-
-def poly_chainer(xp):
-    x = chainer.Variable(xp.array(3.0, xp.float32))
-
-    def step():
-        x.cleargrad()
-        y = x ** 2 - 2 * x + 1
-        y.backward()
-    return step
-
-
-def poly_torch(dev):
-    x = torch.tensor(3.0, device=dev, requires_grad=True)
-
-    def step():
-        x.grad = None
-        y = x ** 2 - 2 * x + 1
-        y.backward()
-    return step
-
-
-def chain100_chainer(xp):
-    x = chainer.Variable(xp.ones(10, xp.float32))
-
-    def step():
-        x.cleargrad()
-        y = x
-        for _ in range(100):
-            y = y * 1.0001 + 0.0001
-        F.sum(y).backward()
-    return step
-
-
-def chain100_torch(dev):
-    x = torch.ones(10, device=dev, requires_grad=True)
-
-    def step():
-        x.grad = None
-        y = x
-        for _ in range(100):
-            y = y * 1.0001 + 0.0001
-        y.sum().backward()
-    return step
 
 
 # --- the training steps --------------------------------------------------------------

@@ -43,8 +43,8 @@ def _time(fn, number, repeat):
 
 # --- poly: y = x**2 - 2x + 1 on one element ----------------------------------
 
-def poly_chainer():
-    x = chainer.Variable(numpy.array(3.0, numpy.float32))
+def poly_chainer(xp=numpy):
+    x = chainer.Variable(xp.array(3.0, xp.float32))
 
     def step():
         x.cleargrad()
@@ -53,8 +53,8 @@ def poly_chainer():
     return step
 
 
-def poly_torch():
-    x = torch.tensor(3.0, requires_grad=True)
+def poly_torch(dev=None):
+    x = torch.tensor(3.0, device=dev, requires_grad=True)
 
     def step():
         x.grad = None
@@ -74,8 +74,8 @@ def poly_numpy():
 
 # --- chain100: 100 times y = y * 1.0001 + 0.0001 ----------------------------
 
-def chain100_chainer():
-    x = chainer.Variable(numpy.ones(10, numpy.float32))
+def chain100_chainer(xp=numpy):
+    x = chainer.Variable(xp.ones(10, xp.float32))
 
     def step():
         x.cleargrad()
@@ -86,8 +86,8 @@ def chain100_chainer():
     return step
 
 
-def chain100_torch():
-    x = torch.ones(10, requires_grad=True)
+def chain100_torch(dev=None):
+    x = torch.ones(10, device=dev, requires_grad=True)
 
     def step():
         x.grad = None
