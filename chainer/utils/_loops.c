@@ -196,23 +196,31 @@ copy_for_itemsize(Py_ssize_t itemsize)
     }
 }
 
-/* Format codes of float32 and float64 as NumPy exports them. */
-static plane_fn
-add_for_format(const char *format, Py_ssize_t itemsize)
+/* 'f' for float32, 'd' for float64 (format codes as NumPy exports them),
+ * 0 for anything else. */
+static char
+float_code(const char *format, Py_ssize_t itemsize)
 {
     if (format == NULL) {
-        return NULL;
+        return 0;
     }
     if (*format == '<' || *format == '=' || *format == '@') {
         format++;
     }
     if (strcmp(format, "f") == 0 && itemsize == 4) {
-        return add_f;
+        return 'f';
     }
     if (strcmp(format, "d") == 0 && itemsize == 8) {
-        return add_d;
+        return 'd';
     }
-    return NULL;
+    return 0;
+}
+
+static plane_fn
+add_for_format(const char *format, Py_ssize_t itemsize)
+{
+    char code = float_code(format, itemsize);
+    return code == 'f' ? add_f : code == 'd' ? add_d : NULL;
 }
 
 static PyObject *
@@ -778,12 +786,8 @@ get_items(PyObject *obj, Py_buffer *view, int writable, Py_ssize_t n,
     if (PyObject_GetBuffer(obj, view, flags)) {
         return -1;
     }
-    const char *f = view->format ? view->format : "B";
-    if (*f == '<' || *f == '=' || *f == '@') {
-        f++;
-    }
-    if (f[0] != kind || f[1] != 0 || view->itemsize != (kind == 'd' ? 8 : 4)
-            || view->len != n * view->itemsize) {
+    if (float_code(view->format, view->itemsize) != kind ||
+            view->len != n * view->itemsize) {
         PyErr_Format(PyExc_TypeError,
                      "%s: expected %zd C-contiguous %s items", name, n,
                      kind == 'd' ? "float64" : "float32");
@@ -800,13 +804,7 @@ float_kind(PyObject *obj)
     if (PyObject_GetBuffer(obj, &view, PyBUF_FORMAT)) {
         return 0;
     }
-    const char *f = view.format ? view.format : "B";
-    if (*f == '<' || *f == '=' || *f == '@') {
-        f++;
-    }
-    char kind = (f[1] == 0 && ((f[0] == 'f' && view.itemsize == 4) ||
-                               (f[0] == 'd' && view.itemsize == 8))) ? f[0]
-                                                                     : 0;
+    char kind = float_code(view.format, view.itemsize);
     PyBuffer_Release(&view);
     if (!kind) {
         PyErr_SetString(PyExc_TypeError, "float32 or float64 expected");
