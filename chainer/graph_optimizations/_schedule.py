@@ -35,6 +35,7 @@ from chainer._backprop import _add_to, _as_variable, _fit, _sum
 from chainer.function_hook import FunctionHook
 from chainer.function_node import (FunctionNode, _new_node, _node_variable,
                                    _released_error, _RELEASED)
+from chainer.graph_optimizations.static_graph import _Dropped
 from chainer.variable import Variable, _wrap_node
 
 _object_new = object.__new__
@@ -109,7 +110,7 @@ def _fast_clone(cls):
     return True
 
 
-class Schedule:
+class Schedule(_Dropped):
     """The ops of one recorded forward, with where each input comes from.
 
     Slots number the arrays of a call: the array arguments, then the
@@ -324,12 +325,6 @@ class Schedule:
         if ca.keys() != cb.keys() or not all(
                 _same_value(ca[k], cb[k]) for k in ca):
             return 'the @static_code calls'
-        return None
-
-    def __reduce__(self):
-        return (_none, ())  # a copy or a pickle of a chain records anew
-
-    def __deepcopy__(self, memo):
         return None
 
     # --- replay -------------------------------------------------------------
@@ -644,10 +639,6 @@ def _plain(v):
     if t is dict:
         return all(map(_plain, v.keys())) and all(map(_plain, v.values()))
     return False
-
-
-def _none():
-    return None
 
 
 def _alive(node):

@@ -84,17 +84,22 @@ def _none():
     return None
 
 
-class _Dynamic:
-    """A key whose forward always runs define-by-run, and why."""
-
-    def __init__(self, reason):
-        self.reason = reason
+class _Dropped:
+    """What a schedule is to a copy or a pickle of its chain: None (the
+    copy records anew)."""
 
     def __reduce__(self):
         return (_none, ())
 
     def __deepcopy__(self, memo):
         return None
+
+
+class _Dynamic(_Dropped):
+    """A key whose forward always runs define-by-run, and why."""
+
+    def __init__(self, reason):
+        self.reason = reason
 
 
 def _value_key(v):
@@ -252,7 +257,7 @@ class StaticScheduleManager:
         if seen is not None and seen != {
                 k: id(v) for k, v in observation.items()}:
             rec.unsafe = 'the forward reports values (chainer.report)'
-        params = [p for p in chain.params()]
+        params = list(chain.params())
         try:
             sched = _schedule.Schedule(rec, arrays, params, result,
                                        _local_store.enable_backprop)
