@@ -234,19 +234,18 @@ def _deconv_plain(x, W, b, stride, pad, outsize, dilate):
     ksize = W.shape[2:]
     out_c = W.shape[1]
     dims = x.shape[2:]
-    step = _chunk(xp, n, out_c * size_of_shape(ksize) *
-                  size_of_shape(dims) * x.itemsize)
+    rows, cols = out_c * size_of_shape(ksize), size_of_shape(dims)
+    step = _chunk(xp, n, rows * cols * x.itemsize)
     WT = W.reshape(in_c, -1).T
     y = xp.empty((n, out_c) + tuple(outsize), x.dtype)
     native = _native_2d(y, pad, add=True)
     geom = tuple(stride) + tuple(pad) + tuple(dilate)
-    rows = out_c * size_of_shape(ksize)
-    buf = _buffer(xp, rows * step * size_of_shape(dims), x.dtype)
+    buf = _buffer(xp, rows * step * cols, x.dtype)
     for s in range(0, n, step):
         e = min(n, s + step)
-        col = buf[:rows * (e - s) * size_of_shape(dims)].reshape(rows, -1)
+        col = buf[:rows * (e - s) * cols].reshape(rows, -1)
         xp.matmul(WT, _batch_inner(xp, x, s, e), out=col)
-        col = col.reshape((out_c,) + tuple(ksize) + (e - s,) + dims)
+        col = col.reshape((out_c,) + ksize + (e - s,) + dims)
         if native:  # the sums written straight into y
             conv_nd._loops.col2im_2d(y[s:e], col, geom)
         elif e - s >= 8:
