@@ -331,74 +331,65 @@ def _contiguous(*arrays):
             for a in arrays]
 
 
-def convolution(x, W, b, stride, pad, dilate, outs):
-    """``y = conv(x, W) (+ b)`` with ``outs`` the output's spatial size
-    (``cover_all`` is in it); None where cuDNN declines."""
-    cupy = cuda.cupy
-    x, W = _contiguous(x, W)
-    y = cupy.empty((x.shape[0], W.shape[0]) + tuple(outs), x.dtype)
-    attrs = conv_attrs(x.shape, W.shape, y.shape, stride, pad, dilate)
-
+def _conv(op, names, a, b, out, key_arrays, attrs, node):
+    """Runs the cuDNN graph ``node(g, A, B)`` of the inputs ``a``, ``b``
+    into ``out`` (``names``: those three), building it once per key; False
+    where cuDNN declines."""
     def make():
-        g = _new_graph(x.dtype)
-        X, Wt = _tensor(g, 'x', x), _tensor(g, 'W', W)
-        Y = _output(g.conv_fprop(image=X, weight=Wt, **attrs), y.shape,
-                    y.dtype)
-        _build(g, x.dtype)
-        return _Plan(g, {'x': X, 'W': Wt, 'y': Y})
-    plan = _plan(graph_key('conv_fprop', (x, W), attrs), make)
+        g = _new_graph(a.dtype)
+        A, B = _tensor(g, names[0], a), _tensor(g, names[1], b)
+        Y = _output(node(g, A, B), out.shape, out.dtype)
+        _build(g, a.dtype)
+        return _Plan(g, dict(zip(names, (A, B, Y))))
+    plan = _plan(graph_key(op, key_arrays, attrs), make)
     if plan is None:
-        return None
-    _execute('conv_fprop', plan, {'x': x, 'W': W, 'y': y})
+        return False
+    _execute(op, plan, dict(zip(names, (a, b, out))))
+    return True
+
+
+def _add_bias(y, b):
     if b is not None:
         y += b.reshape((1, -1) + (1,) * (y.ndim - 2))
     return y
+
+
+def convolution(x, W, b, stride, pad, dilate, outs):
+    """``y = conv(x, W) (+ b)`` with ``outs`` the output's spatial size
+    (``cover_all`` is in it); None where cuDNN declines."""
+    x, W = _contiguous(x, W)
+    y = cuda.cupy.empty((x.shape[0], W.shape[0]) + tuple(outs), x.dtype)
+    attrs = conv_attrs(x.shape, W.shape, y.shape, stride, pad, dilate)
+    if not _conv('conv_fprop', ('x', 'W', 'y'), x, W, y, (x, W), attrs,
+                 lambda g, X, Wt: g.conv_fprop(image=X, weight=Wt, **attrs)):
+        return None
+    return _add_bias(y, b)
 
 
 def deconvolution(x, W, b, stride, pad, dilate, outsize, groups):
     """The transposed convolution (cuDNN's data gradient) of ``x`` through
     ``W`` (``(in_c, out_c / groups, k...)``) into ``outsize`` (+ b)."""
-    cupy = cuda.cupy
     x, W = _contiguous(x, W)
-    y = cupy.empty((x.shape[0], W.shape[1] * groups) + tuple(outsize),
-                   x.dtype)
+    y = cuda.cupy.empty((x.shape[0], W.shape[1] * groups) + tuple(outsize),
+                        x.dtype)
     attrs = conv_attrs(y.shape, W.shape, x.shape, stride, pad, dilate)
-
-    def make():
-        g = _new_graph(x.dtype)
-        X, Wt = _tensor(g, 'x', x), _tensor(g, 'W', W)
-        Y = _output(g.conv_dgrad(loss=X, filter=Wt, out_dims=_pad4(y.shape),
-                                 **attrs), y.shape, y.dtype)
-        _build(g, x.dtype)
-        return _Plan(g, {'x': X, 'W': Wt, 'y': Y})
-    plan = _plan(graph_key('conv_dgrad', (x, W, y), attrs), make)
-    if plan is None:
+    if not _conv('conv_dgrad', ('x', 'W', 'y'), x, W, y, (x, W, y), attrs,
+                 lambda g, X, Wt: g.conv_dgrad(
+                     loss=X, filter=Wt, out_dims=_pad4(y.shape), **attrs)):
         return None
-    _execute('conv_dgrad', plan, {'x': x, 'W': W, 'y': y})
-    if b is not None:
-        y += b.reshape((1, -1) + (1,) * (y.ndim - 2))
-    return y
+    return _add_bias(y, b)
 
 
 def convolution_filter_grad(x, gy, ksize, stride, pad, dilate, groups):
     """``gW`` of ``y = conv(x, W)`` for the output gradient ``gy``."""
-    cupy = cuda.cupy
     x, gy = _contiguous(x, gy)
-    gW = cupy.empty((gy.shape[1], x.shape[1] // groups) + tuple(ksize),
-                    x.dtype)
+    gW = cuda.cupy.empty((gy.shape[1], x.shape[1] // groups) + tuple(ksize),
+                         x.dtype)
     attrs = conv_attrs(x.shape, gW.shape, gy.shape, stride, pad, dilate)
-
-    def make():
-        g = _new_graph(x.dtype)
-        X, GY = _tensor(g, 'x', x), _tensor(g, 'gy', gy)
-        GW = _output(g.conv_wgrad(image=X, loss=GY, out_dims=_pad4(gW.shape),
-                                  **attrs), gW.shape, gW.dtype)
-        _build(g, x.dtype)
-        return _Plan(g, {'x': X, 'gy': GY, 'gW': GW})
-    plan = _plan(graph_key('conv_wgrad', (x, gy, gW), attrs), make)
-    if plan is None:
+    if not _conv('conv_wgrad', ('x', 'gy', 'gW'), x, gy, gW, (x, gy, gW),
+                 attrs, lambda g, X, GY: g.conv_wgrad(
+                     image=X, loss=GY, out_dims=_pad4(gW.shape), **attrs)):
         return None
-    _execute('conv_wgrad', plan, {'x': x, 'gy': gy, 'gW': gW})
     return gW
 
 
