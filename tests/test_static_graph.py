@@ -117,6 +117,14 @@ def _call(model, static, *xs):
         return model(*xs)
 
 
+def _both(s, d, *xs):
+    """Clears the twins' gradients and calls them on ``xs``: ``s``
+    static, ``d`` define-by-run."""
+    s.cleargrads()
+    d.cleargrads()
+    return _call(s, True, *xs), _call(d, False, *xs)
+
+
 def _grads(model):
     return {k: p.grad.copy() for k, p in model.namedparams()
             if p.grad is not None}
@@ -212,9 +220,7 @@ def test_shared_parameters():
     s, d = _twins(Shared)
     x = numpy.random.RandomState(2).randn(3, 4).astype(numpy.float32)
     for i in range(6):
-        s.cleargrads()
-        d.cleargrads()
-        ys, yd = _call(s, True, x), _call(d, False, x)
+        ys, yd = _both(s, d, x)
         F.sum(ys).backward()
         F.sum(yd).backward()
         _same(ys.array, yd.array)
@@ -528,10 +534,9 @@ def test_array_uses_carry_no_gradient():
     s, d = _twins(Detach)
     x = numpy.random.RandomState(7).randn(2, 3).astype(numpy.float32)
     for i in range(6):
-        s.cleargrads()
-        d.cleargrads()
-        _call(s, True, x).backward()
-        _call(d, False, x).backward()
+        ys, yd = _both(s, d, x)
+        ys.backward()
+        yd.backward()
         _same(s.l.W.grad, d.l.W.grad)
 
 
@@ -711,9 +716,7 @@ def test_legacy_function_and_nested_static_chains():
     s, d = _twins(Outer)
     x = numpy.random.RandomState(10).randn(2, 3).astype(numpy.float32)
     for i in range(6):
-        s.cleargrads()
-        d.cleargrads()
-        ys, yd = _call(s, True, x), _call(d, False, x)
+        ys, yd = _both(s, d, x)
         ys.backward()
         yd.backward()
         _same(ys.array, yd.array)
@@ -767,9 +770,7 @@ def test_recorded_backward_of_many_ops_matches_define_by_run():
     for i in range(7):
         x = rng.randn(3, 2, 4, 4).astype(numpy.float32)
         ids = rng.randint(0, 5, (3, 2)).astype(numpy.int32)
-        s.cleargrads()
-        d.cleargrads()
-        ys, yd = _call(s, True, x, ids), _call(d, False, x, ids)
+        ys, yd = _both(s, d, x, ids)
         assert _replayed(ys) == (i > 0)
         ys.backward()
         yd.backward()
