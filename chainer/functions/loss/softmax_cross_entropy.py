@@ -68,14 +68,14 @@ class SoftmaxCrossEntropy(FunctionNode):
                 self._y = xp.exp(log_y)
             if soft:
                 return self._forward_soft(xp, log_y, t)
-            tt, weight = self._labels(xp, x, t)
+            tt, weight, valid = self._labels(xp, x, t)
             log_p = xp.take_along_axis(log_y, xp.expand_dims(tt, 1), 1)[:, 0]
         else:
             # A matrix of logits: only the labels' log-probabilities are
             # formed, (x[t] - m) - log(s) with s = sum(exp(x - m)) and m the
             # row's maximum, in four passes over x and one temporary, kept
             # with s for backward (which divides by s in its one pass).
-            tt, weight = self._labels(xp, x, t)
+            tt, weight, valid = self._labels(xp, x, t)
             m = x.max(axis=1, keepdims=True)
             e = x - m
             xp.exp(e, out=e)
@@ -86,7 +86,7 @@ class SoftmaxCrossEntropy(FunctionNode):
                 self._y, self._s = e, s
         log_p *= weight
         if self.reduce == 'mean':
-            count = self._valid.sum() if self.normalize else self._n
+            count = valid.sum() if self.normalize else self._n
             self._coeff = coeff = 1.0 / xp.maximum(count, 1)
             return (log_p.sum() * (-coeff).astype(x.dtype)).astype(x.dtype),
         return -log_p,
@@ -99,17 +99,17 @@ class SoftmaxCrossEntropy(FunctionNode):
         return self._y
 
     def _labels(self, xp, x, t):
-        """The labels with the ignored ones set to 0, and each label's
-        weight (0 where ignored)."""
+        """The labels with the ignored ones set to 0, each label's weight
+        (0 where ignored) and the mask of the labels not ignored."""
         ignore = self.ignore_label
-        self._valid = valid = t != ignore
+        valid = t != ignore
         tt = xp.where(valid, t, 0) if ignore is not None else t
         weight = valid.astype(x.dtype)
         if self.class_weight is not None:
             weight *= xp.asarray(self.class_weight, x.dtype)[tt]
         self._tt = tt
         self._weight = weight
-        return tt, weight
+        return tt, weight, valid
 
     def _forward_soft(self, xp, log_y, t):
         loss = -(t * log_y).sum(axis=1)
