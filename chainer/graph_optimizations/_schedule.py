@@ -201,18 +201,14 @@ class Schedule(_Dropped):
 
         out_refs = []
         for v in outs:
-            k = id(v._data)
-            if k not in produced:
-                raise _Unsafe('an output is not computed by a function of '
-                              'the forward')
-            s, j = produced[k]
-            if backprop and not (
+            ref = produced.get(id(v._data))
+            if ref is None or backprop and not (
                     v._node is not None and
-                    v._node._creator_node is ops[s][0] and
-                    ops[s][0].outputs[j]() is v._node):
+                    v._node._creator_node is ops[ref[0]][0] and
+                    ops[ref[0]][0].outputs[ref[1]]() is v._node):
                 raise _Unsafe('an output is not computed by a function of '
                               'the forward')
-            out_refs.append((s, j))
+            out_refs.append(ref)
         self.out_requires_grad = tuple(v._requires_grad for v in outs)
         self.out_types = tuple((v.shape, v.dtype) for v in outs)
 
@@ -731,16 +727,17 @@ class StaticScheduleFunction(FunctionNode):
         self._arrays = inputs, outputs
         return outputs
 
-    def _backward_arrays(self, indexes, gys):
+    def _made_ops(self):
         made = self._made
         if made is None or made is _RELEASED:
             raise _released_error(self)
-        return self.schedule.backward(made, indexes, gys)
+        return made
+
+    def _backward_arrays(self, indexes, gys):
+        return self.schedule.backward(self._made_ops(), indexes, gys)
 
     def backward(self, indexes, grad_outputs):
-        made = self._made
-        if made is None or made is _RELEASED:
-            raise _released_error(self)
+        made = self._made_ops()
         xs, ys = self._arrays
         in_vars = [_node_variable(node, x) for node, x in zip(self.inputs, xs)]
         out_nodes = self.schedule.graph(made, self.inputs)
