@@ -1,5 +1,6 @@
 """Converters of the connection functions (convolutions, linear, embed)."""
 
+from chainer.utils import get_conv_outsize, get_deconv_outsize
 from onnx_chainer.functions._base import converts, unsupported
 
 
@@ -12,9 +13,8 @@ def window_pads(in_size, ksize, stride, pad, dilate, cover_all):
     if cover_all:
         for i, (n, k, s, q, d) in enumerate(
                 zip(in_size, ksize, stride, pad, dilate)):
-            k = (k - 1) * d + 1
-            out = (n + 2 * q - k + s - 1) // s + 1
-            ends[i] = max(q, (out - 1) * s + k - n - q)
+            out = get_conv_outsize(n, k, s, q, cover_all=True, d=d)
+            ends[i] = max(q, (out - 1) * s + (k - 1) * d + 1 - n - q)
     return list(pad) + ends
 
 
@@ -36,7 +36,7 @@ def transposed_window_pads(in_size, out_size, ksize, stride, pad, dilate):
     ends, extra = list(pad), []
     for i, (n, m, k, s, q, d) in enumerate(
             zip(in_size, out_size, ksize, stride, pad, dilate)):
-        plain = s * (n - 1) + (k - 1) * d + 1 - 2 * q
+        plain = get_deconv_outsize(n, k, s, q, d=d)
         ends[i] += max(plain - m, 0)
         extra.append(max(m - plain, 0))
     return list(pad) + ends, extra
