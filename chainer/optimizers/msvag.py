@@ -48,22 +48,34 @@ class MSVAGRule(_base.ElementwiseRule):
         m, v = self.state['m'], self.state['v']
         m += (1 - beta) * (grad - m)
         v += (1 - beta) * (grad * grad - v)
-        beta_t = beta ** self.t
+        beta_t = self._beta_power(beta)
         mt = m / (1 - beta_t)
         vt = v / (1 - beta_t)
         mt2 = mt * mt
         # rho is 1 at t == 1 (no variance estimate yet): capping it keeps s
-        # finite, so the first step is close to plain momentum SGD.
-        rho = min((1 - beta) * (1 + beta_t) / ((1 + beta) * (1 - beta_t)),
-                  1 - 1e-4)
+        # finite, so the first step is close to plain momentum SGD.  (The
+        # unsimplified form rounds as Chainer's does.)
+        rho = min((1 - beta) ** 2 * (1 - beta_t ** 2) /
+                  ((1 - beta_t) ** 2 * (1 - beta ** 2)), 1 - 1e-4)
         s = (vt - mt2) / (1 - rho)
         with numpy.errstate(invalid='ignore'):
             factor = xp.clip(mt2 / (mt2 + rho * s), 0, 1)
         # 0 / 0 (a zero gradient history) gives no step
         # (in place, unless a 0-d parameter made it a scalar)
         factor = xp.nan_to_num(factor, copy=not isinstance(factor, xp.ndarray))
-        param.array -= hp.eta * (hp.lr * factor * mt +
+        param.array -= hp.eta * (hp.lr * mt * factor +
                                  hp.weight_decay_rate * param.array)
+
+    def _beta_power(self, beta):
+        # beta ** t as a running product, step after step, which rounds
+        # as Chainer's does; recomputed after a jump in t (a resume).
+        last = getattr(self, '_last_power', None)
+        if last is not None and last[0] == self.t - 1 and last[1] == beta:
+            power = last[2] * beta
+        else:
+            power = beta ** self.t
+        self._last_power = (self.t, beta, power)
+        return power
 
 
 class MSVAG(_base.GradientMethod):

@@ -82,3 +82,16 @@ def test_train():
 
 def test_serialize_resume():
     check_serialize_resume(optimizers.MSVAG)
+
+
+def test_rounds_as_chainer():
+    # Chainer 7.8.1 keeps beta ** t as a running product and computes rho
+    # unsimplified; both show in the last bit of float32 parameters.
+    rule = optimizers.MSVAG().create_update_rule()
+    p = chainer.Parameter(np.array([1.0, -2.0, 3.0], np.float32))
+    for i in range(4):
+        p.grad = (np.array([0.5, -1.0, 2.0], np.float32) * p.array +
+                  np.float32(0.1 * (i % 3)))
+        rule.update(p)
+    assert p.array.tolist() == [0.7858688831329346, -2.887064218521118,
+                                0.9688774347305298]
