@@ -25,7 +25,8 @@ class CReLU(FunctionNode):
         self._axis = axis % x.ndim
         self.retain_inputs((0,))
         xp = backend.get_array_module(x)
-        return xp.concatenate((xp.maximum(x, 0), xp.maximum(-x, 0)),
+        # zero first: max(0, -0.0) is -0.0, the sign Chainer prints
+        return xp.concatenate((xp.maximum(0, x), xp.maximum(0, -x)),
                               axis=self._axis),
 
     def backward(self, indexes, grad_outputs):

@@ -41,3 +41,11 @@ def test_errors():
         F.crelu(x, axis=-3)
     with pytest.raises(InvalidType, match='CReLU'):
         F.crelu(x.astype(numpy.int32))
+
+
+def test_signed_zeros_as_chainer():
+    # Chainer 7.8.1 computes max(0, x) and max(0, -x): a zero input gives
+    # -0. in the second half, which printing shows.
+    y = F.crelu(numpy.array([[-1.5, 0., 2.]], numpy.float32))
+    assert numpy.signbit(y.array).tolist() == [[False] * 4 + [True, False]]
+    assert str(y) == 'variable([[ 0.   0.   2.   1.5 -0.   0. ]])'
