@@ -13,7 +13,6 @@ import numpy
 import chainer
 from chainer import backend
 from chainer.function_node import FunctionNode
-from chainer.functions._errors import check_float, invalid_type
 from chainer.functions.loss._util import (check_reduce,
                                           log_softmax_array)
 
@@ -48,14 +47,10 @@ class SoftmaxCrossEntropy(FunctionNode):
 
     def forward(self, inputs):
         x, t = inputs
-        check_float(self, x)
         xp = backend.get_array_module(x)
-        self.soft_target = soft = t.dtype.kind == 'f'
-        if soft:
-            if x.shape != t.shape:
-                raise invalid_type(self, 'x.shape == t.shape (soft target)',
-                                   '{} != {}'.format(x.shape, t.shape))
-        else:
+        self.soft_target = soft = t.dtype.kind != 'i'
+        _check_types(x, t, soft)
+        if not soft:
             self._check_labels(x, t)
         if not self.cache_score or self.enable_double_backprop:
             self.retain_inputs((0,))
@@ -128,18 +123,6 @@ class SoftmaxCrossEntropy(FunctionNode):
         return (loss.sum(dtype=acc) * coeff).astype(loss.dtype)
 
     def _check_labels(self, x, t):
-        if t.dtype.kind not in 'iu':
-            raise invalid_type(self, 't.dtype.kind == i',
-                               '{} != i'.format(t.dtype.kind))
-        if x.ndim < 2 or t.ndim != x.ndim - 1:
-            raise invalid_type(
-                self, 'x.ndim == t.ndim + 1 and x.ndim >= 2',
-                'x.ndim = {}, t.ndim = {}'.format(x.ndim, t.ndim))
-        if x.shape[0] != t.shape[0] or x.shape[2:] != t.shape[1:]:
-            raise invalid_type(
-                self, 'x.shape[0] == t.shape[0] and x.shape[2:] == '
-                't.shape[1:]', 'x.shape = {}, t.shape = {}'.format(
-                    x.shape, t.shape))
         n_class = x.shape[1]
         cw = self.class_weight
         if cw is not None and (getattr(cw, 'ndim', 1) != 1 or
@@ -208,11 +191,28 @@ class SoftmaxCrossEntropy(FunctionNode):
         return gx
 
 
+def _check_types(x, t, soft):
+    # Chainer's check_type_forward branches on ``t.dtype.kind == 'i'`` with
+    # a Python ``if``; when a check fails, the re-run that words the message
+    # sees an Expr there, so every bad input ends in this RuntimeError.
+    if soft:
+        ok = x.dtype.kind == 'f' and t.dtype.kind == 'f' and \
+            x.shape == t.shape
+    else:
+        ok = x.dtype.kind == 'f' and x.ndim >= 2 and \
+            t.ndim == x.ndim - 1 and x.shape[0] == t.shape[0] and \
+            x.shape[2:] == t.shape[1:]
+    if not ok:
+        raise RuntimeError(
+            'An Expr instance cannot be evaluated as bool. Please use '
+            'chainer.utils.type_check.eval() to evaluate an expression.')
+
+
 def _check_labels(func, t, n_class, ignore_label):
     # In debug mode, Chainer's ValueError.  Otherwise a label outside
-    # [0, n) (and not the ignore label) is an IndexError whose text starts
-    # as NumPy's (Chainer's) does and then names the function and the
-    # label; Chainer wrapped negative labels silently (a wrong answer).
+    # [0, n) (and not the ignore label) is an IndexError with NumPy's text
+    # (Chainer's, which indexes with the labels), naming the first such
+    # label; Chainer wrapped labels in [-n, 0) silently (a wrong answer).
     # On the GPU this check would cost a device sync, so it runs in debug
     # mode only there.
     import chainer
@@ -233,11 +233,8 @@ def _check_labels(func, t, n_class, ignore_label):
     where = tuple(int(i) for i in numpy.argwhere(backend.CpuDevice().send(
         bad))[0])
     label = int(t[where])
-    raise IndexError(
-        'index {} is out of bounds for axis 0 with size {} ({}: label {} '
-        'at t{} is out of range: labels must be in [0, {}) or equal '
-        'ignore_label ({}))'.format(label, n_class, func.label, label,
-                                    list(where), n_class, ignore_label))
+    raise IndexError('index {} is out of bounds for axis 0 with size '
+                     '{}'.format(label, n_class))
 
 
 def _onehot(xp, tt, n_class, dtype):

@@ -4,7 +4,6 @@ import pytest
 import chainer
 import chainer.functions as F
 from chainer.functions.loss import softmax_cross_entropy as sce_mod
-from chainer.utils.type_check import InvalidType
 from op_harness import check_op
 
 
@@ -129,23 +128,34 @@ def test_no_double_backprop_by_default():
 
 def test_errors():
     x = numpy.zeros((2, 3), numpy.float32)
+    # Chainer 7.8.1's messages (NumPy's, word for word)
     with pytest.raises(IndexError, match=r'^index 5 is out of bounds for '
-                       r'axis 0 with size 3 \(SoftmaxCrossEntropy: label 5 '
-                       r'at t\[1\]'):
+                       r'axis 0 with size 3$'):
         F.softmax_cross_entropy(x, numpy.array([0, 5], numpy.int32))
+    with pytest.raises(IndexError, match=r'^index -6 is out of bounds for '
+                       r'axis 0 with size 3$'):
+        F.softmax_cross_entropy(numpy.zeros((2, 3, 4), numpy.float32),
+                                numpy.array([[0, -6, 7, 2], [0, 0, 0, 0]],
+                                            numpy.int32))
     with pytest.raises(IndexError, match='index -4 is out of bounds'):
         F.softmax_cross_entropy(x, numpy.array([-4, 0], numpy.int32))
     with chainer.using_config('debug', True):
         with pytest.raises(ValueError, match='t == -2`$'):
             F.softmax_cross_entropy(x, numpy.array([-1, 0], numpy.int32),
                                     ignore_label=-2)
-    with pytest.raises(InvalidType, match='t.shape'):
-        F.softmax_cross_entropy(x, numpy.array([0, 1, 1], numpy.int32))
-    with pytest.raises(InvalidType, match='soft target'):
-        F.softmax_cross_entropy(x, numpy.array([0., 1.], numpy.float32))
-    with pytest.raises(InvalidType, match='x.dtype.kind == f'):
-        F.softmax_cross_entropy(x.astype(numpy.int32),
-                                numpy.array([0, 1], numpy.int32))
+    # Chainer's type check fails on its own ``if`` over an Expr when it
+    # words the message: a RuntimeError for every bad input.
+    msg = (r'^An Expr instance cannot be evaluated as bool\. Please use '
+           r'chainer\.utils\.type_check\.eval\(\) to evaluate an '
+           r'expression\.$')
+    for bad_x, bad_t in [(x, numpy.array([0, 1, 1], numpy.int32)),
+                         (x, numpy.array([0, 1, 1])),
+                         (x, numpy.array([0., 1.], numpy.float32)),
+                         (x, numpy.array([0, 1], numpy.uint8)),
+                         (x.astype(numpy.int32),
+                          numpy.array([0, 1], numpy.int32))]:
+        with pytest.raises(RuntimeError, match=msg):
+            F.softmax_cross_entropy(bad_x, bad_t)
     with pytest.raises(ValueError, match="'mean' and 'no'"):
         F.softmax_cross_entropy(x, numpy.array([0, 1], numpy.int32),
                                 reduce='sum')
@@ -190,7 +200,7 @@ def test_close_to_float64():
 def test_negative_labels_are_refused():
     # Chainer read a label in [-n, 0) as an index (a silent wrong answer).
     x = numpy.arange(6, dtype=numpy.float32).reshape(2, 3)
-    with pytest.raises(IndexError, match='label -2 at t\\[1\\]'):
+    with pytest.raises(IndexError, match='^index -2 is out of bounds'):
         F.softmax_cross_entropy(x, numpy.array([0, -2], numpy.int32))
 
 
