@@ -95,13 +95,15 @@ class HeNormal(LeCunNormal):
     _numerator = 2.0
 
     def __init__(self, scale=1.0, dtype=None, fan_option='fan_in', **kwargs):
-        super().__init__(scale, dtype, **kwargs)
+        # set first: vars() lists scale, fan_option, rng, dtype, as Chainer's
+        self.scale = scale
         self.fan_option = fan_option
+        super().__init__(scale, dtype, **kwargs)
 
     def __call__(self, array):
         if self.fan_option not in ('fan_in', 'fan_out'):
-            raise ValueError("fan_option should be either 'fan_in' or "
-                             "'fan_out', got {!r}".format(self.fan_option))
+            raise ValueError(
+                "fan_option should be either 'fan_in' or 'fan_out'.")
         std = _fan_scaled(self, array, 2.0, self.fan_option)
         if std is not None:
             fill_random(array, self.rng, 'normal', 0.0, std)

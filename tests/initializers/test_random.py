@@ -135,8 +135,12 @@ def test_dtype_mismatch_and_bad_kwargs(cls):
 
 
 def test_he_fan_option():
-    with pytest.raises(ValueError, match='fan_option'):
+    with pytest.raises(ValueError, match="^fan_option should be either "
+                       "'fan_in' or 'fan_out'.$"):
         I.HeNormal(fan_option='fan_avg')(numpy.empty((2, 2)))
+    # attributes in Chainer 7.8.1's order (users print vars())
+    assert list(vars(I.HeNormal())) == ['scale', 'fan_option', 'rng',
+                                        'dtype']
 
 
 def test_modules():
