@@ -37,6 +37,46 @@ def _as_variable(g):
     return _new_variable(g)
 
 
+class LeafSum:
+    """A leaf's gradient that ops add terms to during one backward pass,
+    computed where it is read (:func:`_settle`).
+
+    An op whose ``_backward_arrays`` takes the pass's ``sums`` (a dict, see
+    ``FunctionNode._sums_leaf_grads``) keeps one per leaf input and kind
+    there: the first term enters the engine's table as this object, later
+    ones are added to it (the op returns None for that input).  So a
+    weight applied at each step of a sequence gets its gradient from one
+    product over all the steps, instead of one thin product and one pass
+    over the weight-sized gradient per step.
+    """
+
+    __slots__ = ('settled',)
+
+    def __init__(self):
+        self.settled = False  # computed: later terms need a new sum
+
+    @classmethod
+    def open(cls, sums, node):
+        """The sum of this kind that ``node`` has open in ``sums``, or
+        None."""
+        s = sums.get((cls, node))
+        return None if s is None or s.settled else s
+
+    def total(self):
+        """The gradient: an array of the leaf's shape and dtype."""
+        raise NotImplementedError
+
+
+def _settle(g):
+    """A leaf's table entry with its :class:`LeafSum` computed."""
+    if type(g) is list:
+        return [_settle(t) for t in g]
+    if isinstance(g, LeafSum):
+        g.settled = True
+        return g.total()
+    return g
+
+
 def _fit(func, index, node, gx):
     """Brings gx to the input's shape and dtype (broadcast reduction)."""
     if not isinstance(gx, Variable):
@@ -111,6 +151,7 @@ def _run(roots, retain_grad, loss_scale, retain_graph, needed=None,
     # table then holds arrays as well as Variables.
     plain = not store.enable_backprop and not debug
     arrays_made = False
+    sums = {}  # LeafSum of the pass, by (kind, leaf node)
     for node, g in roots:
         func = node._creator_node
         _add_to(grads if func is not None else leaves, node, g)
@@ -208,7 +249,9 @@ def _run(roots, retain_grad, loss_scale, retain_graph, needed=None,
             else:
                 arrays = _arrays(gys)
             if arrays is not None:
-                gxs = func._backward_arrays(target, arrays)
+                gxs = func._backward_arrays(target, arrays, sums) \
+                    if func._sums_leaf_grads else \
+                    func._backward_arrays(target, arrays)
         if gxs is not None:
             # Arrays of the inputs' shapes and dtypes, by contract.
             if not retain_graph:
@@ -346,8 +389,10 @@ def _add_stack(e, stack):
 
 
 def _take(grads, leaves, node):
-    table = leaves if node._creator_node is None else grads
-    g = table.pop(node, None)
+    if node._creator_node is None:
+        g = _settle(leaves.pop(node, None))
+    else:
+        g = grads.pop(node, None)
     if type(g) is list:
         g = _sum(g)
     return _as_variable(g)
@@ -402,6 +447,7 @@ def _ones(var, loss_scale):
 def _store_leaf_grads(leaves, loss_scale):
     for node, gs in leaves.items():
         old = node._grad_var
+        gs = _settle(gs)
         if type(gs) is list:
             if old is not None:
                 gs.insert(0, old)
@@ -575,7 +621,7 @@ def grad(outputs, inputs, grad_outputs, grad_inputs, set_grad, retain_grad,
         for x in inputs:
             node = x._node
             if node._creator_node is None:
-                g = leaves.get(node)
+                g = _settle(leaves.get(node))
                 if type(g) is list:
                     g = leaves[node] = _sum(g)
             else:

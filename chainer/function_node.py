@@ -150,6 +150,9 @@ class FunctionNode:
     # shapes and dtypes of the inputs in ``indexes`` (or None for an input),
     # or None as a whole to leave the case to ``backward``.
     _backward_arrays = None
+    # True where ``_backward_arrays`` takes a third argument, the pass's
+    # dict of leaf gradients kept as sums (``chainer._backprop.LeafSum``)
+    _sums_leaf_grads = False
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)

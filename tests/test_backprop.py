@@ -399,6 +399,131 @@ def test_array_step_may_leave_the_case_to_backward(n):
     numpy.testing.assert_array_equal(x.grad, 8 * x.array)
 
 
+# --- leaf gradients kept as sums (chainer._backprop.LeafSum) ---------------
+
+def _d(a):
+    return Variable(numpy.asarray(a, dtype=numpy.float64))
+
+
+def _both_ways(run):
+    """``run(double)`` for the plain pass (leaf sums) and the recorded one
+    (no sums); their gradients must agree."""
+    out = [run(False), run(True)]
+    for g0, g1 in zip(*out):
+        numpy.testing.assert_allclose(g0, g1, rtol=1e-12, atol=1e-12)
+    return out[0]
+
+
+def test_linear_weight_applied_at_many_steps(monkeypatch):
+    from chainer.functions.connection import linear
+    totals = []
+    total = linear._WeightGradSum.total
+    monkeypatch.setattr(linear._WeightGradSum, 'total',
+                        lambda self: totals.append(len(self.gys)) or
+                        total(self))
+    rs = numpy.random.RandomState(5)
+    W0, b0 = rs.randn(6, 4), rs.randn(6)
+    xs = [rs.randn(3, 4) for _ in range(7)]
+
+    def run(double):
+        W, b = _d(W0), _d(b0)
+        loss = sum(F.sum(F.tanh(F.linear(_d(x), W, b)) * (k + 1))
+                   for k, x in enumerate(xs))
+        loss.backward(enable_double_backprop=double)
+        return W.grad, b.grad
+
+    gW, gb = _both_ways(run)
+    assert totals == [7]  # one sum of the 7 products, once
+    ref = sum((1 - numpy.tanh(x @ W0.T + b0) ** 2).T @ x * (k + 1)
+              for k, x in enumerate(xs))
+    numpy.testing.assert_allclose(gW, ref, rtol=1e-12)
+    assert gW.shape == (6, 4) and gW.dtype == numpy.float64
+
+
+def test_linear_leaf_sum_flushes_past_its_limit(monkeypatch):
+    # A sum holding more than its limit adds its pending products into a
+    # partial sum: the same gradient.
+    from chainer.functions.connection import linear
+    rs = numpy.random.RandomState(6)
+    W0 = rs.randn(2, 3).astype(numpy.float32)
+    xs = [rs.randn(4, 3).astype(numpy.float32) for _ in range(5)]
+    grads = []
+    for limit in (1 << 25, 1):
+        monkeypatch.setattr(linear, 'max', lambda *a: limit, raising=False)
+        W = chainer.Parameter(W0.copy())
+        F.sum(sum(F.linear(x, W) ** 2 for x in xs)).backward()
+        grads.append(W.grad)
+    ref = sum(2 * (x @ W0.T).T @ x for x in xs)
+    for g in grads:
+        assert g.dtype == numpy.float32
+        numpy.testing.assert_allclose(g, ref, rtol=1e-5)
+
+
+def test_leaf_sum_meets_other_gradients_of_the_weight():
+    rs = numpy.random.RandomState(7)
+    W0, x0 = rs.randn(3, 3), rs.randn(2, 3)
+
+    def run(double):
+        W = _d(W0)
+        h = F.linear(F.linear(_d(x0), W), W)
+        (F.sum(h * h) + F.sum(W * W)).backward(enable_double_backprop=double)
+        return W.grad,
+    gW, = _both_ways(run)
+    assert gW.shape == (3, 3)
+
+
+def test_leaf_sum_taken_by_an_accumulating_op_starts_anew():
+    # x is the weight of a high-rank linear (its gradient starts a sum),
+    # then the input of a linear whose weight is made by an op (that one
+    # adds to x's gradient so far, in place), then the weight of a
+    # low-rank linear (a new sum).
+    rs = numpy.random.RandomState(8)
+    X, V, H = rs.randn(5, 4), rs.randn(6, 4), rs.randn(2, 4)
+
+    def run(double):
+        x, v = _d(X), _d(V)
+        deep = _d(H)
+        for _ in range(4):
+            deep = F.tanh(deep)
+        a = F.linear(deep, x)
+        b = F.linear(x, v * 2)
+        c = F.linear(_d(H), x)
+        (F.sum(a * a) + F.sum(b * b) + F.sum(c * c)).backward(
+            enable_double_backprop=double)
+        return x.grad, v.grad
+    _both_ways(run)
+
+
+def test_grad_reads_a_leaf_sum():
+    rs = numpy.random.RandomState(9)
+    W = _d(rs.randn(3, 2))
+    xs = [_d(rs.randn(4, 2)) for _ in range(3)]
+    y = F.sum(sum(F.linear(x, W) for x in xs))
+    gW, = chainer.grad([y], [W])
+    ref = sum(numpy.ones((4, 3)).T @ x.array for x in xs)
+    numpy.testing.assert_allclose(gW.array, ref, rtol=1e-12)
+    assert W.grad is None
+
+
+def test_embedding_rows_summed_over_steps_and_tied_weights():
+    rs = numpy.random.RandomState(10)
+    E0 = rs.randn(7, 3)
+    ids = [numpy.array([1, 2, 1, -1], numpy.int32) for _ in range(4)]
+
+    def run(double):
+        E = _d(E0)
+        loss = 0
+        for k, x in enumerate(ids):
+            h = F.embed_id(x, E, ignore_label=-1 if k % 2 else None) \
+                if k % 2 else F.embed_id(x % 7, E)
+            # tied: E is also the weight of the output projection
+            loss += F.sum(F.linear(h, E) ** 2)
+        loss.backward(enable_double_backprop=double)
+        return E.grad,
+    gE, = _both_ways(run)
+    assert gE.shape == (7, 3)
+
+
 def test_functions_run_from_the_highest_rank_down():
     # Chains (which skip the heap) and branches (which use it) mixed.
     x = _v([1., 2.])

@@ -134,6 +134,14 @@ def _same(a, b):
     numpy.testing.assert_array_equal(a, b)
 
 
+def _same_sums(a, b):
+    """Gradients of a weight applied several times: define-by-run sums its
+    products in one GEMM, in the order its engine visits them
+    (chainer._backprop.LeafSum), which a replay need not share; equal to
+    float32 rounding."""
+    numpy.testing.assert_allclose(a, b, rtol=1e-6, atol=1e-12)
+
+
 def _close(a, b):
     numpy.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
 
@@ -224,8 +232,8 @@ def test_shared_parameters():
         F.sum(ys).backward()
         F.sum(yd).backward()
         _same(ys.array, yd.array)
-        _same(s.l.W.grad, d.l.W.grad)
-        _same(s.l.b.grad, d.l.b.grad)
+        _same_sums(s.l.W.grad, d.l.W.grad)
+        _same_sums(s.l.b.grad, d.l.b.grad)
     assert _replayed(ys)
 
 
@@ -276,7 +284,7 @@ def test_two_calls_before_backward():
         F.sum(a * b).backward()
         outs.append((a, b))
     assert _replayed(outs[0][0]) and _replayed(outs[0][1])
-    _same_grads(s, d)
+    _same_grads(s, d, _same_sums)
 
 
 def test_optimizer_steps_match_define_by_run():
@@ -775,7 +783,7 @@ def test_recorded_backward_of_many_ops_matches_define_by_run():
         ys.backward()
         yd.backward()
         _same(ys.array, yd.array)
-        assert len(_same_grads(s, d)) >= 10
+        assert len(_same_grads(s, d, _same_sums)) >= 10
     recipes = s.static_schedule.recipes.values()
     assert any(r is not False and r.verified for r in recipes)
 

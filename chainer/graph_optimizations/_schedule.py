@@ -31,7 +31,7 @@ import numpy
 
 import chainer
 from chainer import backend
-from chainer._backprop import _add_to, _as_variable, _fit, _sum
+from chainer._backprop import _add_to, _as_variable, _fit, _settle, _sum
 from chainer.function_hook import FunctionHook
 from chainer.function_node import (FunctionNode, _new_node, _node_variable,
                                    _released_error, _RELEASED)
@@ -407,6 +407,7 @@ class Schedule(_Dropped):
         """The gradients (arrays) of the outer inputs ``indexes`` given
         those of the outputs (arrays or None)."""
         grads = {}
+        sums = {}  # leaf gradients kept as sums, as define-by-run keeps them
         recipes = self.recipes
         for k, g, (shape, dtype) in zip(self.out_slots, gys, self.out_types):
             if g is not None:
@@ -434,7 +435,8 @@ class Schedule(_Dropped):
             f = made[s]
             gxs = None
             if f._backward_arrays is not None:
-                gxs = f._backward_arrays(target, gy)
+                gxs = f._backward_arrays(target, gy, sums) \
+                    if f._sums_leaf_grads else f._backward_arrays(target, gy)
             if gxs is None:
                 recipe = recipes.get(key)
                 if recipe.__class__ is BackwardRecipe and recipe.verified:
@@ -671,7 +673,7 @@ def _run_code(entries):
 
 
 def _take(grads, k):
-    g = grads.pop(k, None)
+    g = _settle(grads.pop(k, None))
     if type(g) is list:
         g = _sum(g)
     if type(g) is Variable:

@@ -4,8 +4,10 @@ import numpy
 
 import chainer
 from chainer import backend
-from chainer.function_node import FunctionNode, _graph_free
+from chainer._backprop import LeafSum
+from chainer.function_node import _RELEASED, FunctionNode, _graph_free
 from chainer.functions._errors import invalid_type, names_bad_arguments
+from chainer.utils.array import size_of_shape
 from chainer.variable import _new_variable
 
 
@@ -48,6 +50,29 @@ class EmbedIDFunction(FunctionNode):
         return None, EmbedIDGrad(self._w_shape, self.ignore_label).apply(
             (x, grad_outputs[0]))[0]
 
+    _sums_leaf_grads = True
+
+    def _backward_arrays(self, indexes, gys, sums=None):
+        # No graph to record, and a leaf W: its gradient is kept as the
+        # rows to add up, scattered once (one array for all the steps of a
+        # sequence, not a copy of the gradient per step).  Otherwise
+        # backward_accumulate.
+        data = self._retained_in_data
+        gy = gys[0]
+        w_node = self.inputs[1]
+        if data is _RELEASED or gy is None or indexes != (1,) or \
+                sums is None or w_node._creator_node is not None or \
+                gy.dtype != w_node.dtype:
+            return None
+        acc = _RowSum.open(sums, w_node)
+        if acc is None:
+            sums[_RowSum, w_node] = acc = _RowSum(self._w_shape, gy.dtype)
+            ret = acc,
+        else:
+            ret = None,
+        acc.add(data[0], gy, self.ignore_label)
+        return ret
+
     def backward_accumulate(self, indexes, grad_outputs, grad_inputs):
         data = self._retained_in_data
         gy = grad_outputs[0]
@@ -66,6 +91,54 @@ class EmbedIDFunction(FunctionNode):
             gW = g.array.copy()
         _scatter_add(gW, data[0], gy.array, self.ignore_label)
         return _new_variable(gW),
+
+
+class _RowSum(LeafSum):
+    """The gradient of a leaf embedding matrix over one backward pass: the
+    rows of every ``gy`` added at their ids (but ignored ones), in one
+    scatter (in the order they came, so the same sums as one scatter per
+    application).  Pending
+    rows are scattered once they hold more bytes than the gradient (at
+    least 32 MB)."""
+
+    __slots__ = ('shape', 'dtype', 'ids', 'gys', 'pending', 'limit', 'gW')
+
+    def __init__(self, shape, dtype):
+        super().__init__()
+        self.shape, self.dtype = shape, dtype
+        self.ids, self.gys = [], []
+        self.pending = 0
+        self.limit = max(size_of_shape(shape) * dtype.itemsize, 1 << 25)
+        self.gW = None
+
+    def add(self, x, gy, ignore_label):
+        x = x.ravel()
+        gy = gy.reshape(x.size, -1)
+        if ignore_label is not None:
+            keep = x != ignore_label
+            x, gy = x[keep], gy[keep]
+        self.ids.append(x)
+        self.gys.append(gy)
+        self.pending += x.nbytes + gy.nbytes
+        if self.pending > self.limit:
+            self._flush()
+
+    def _flush(self):
+        xp = backend.get_array_module(self.gys[0])
+        if self.gW is None:
+            self.gW = xp.zeros(self.shape, self.dtype)
+        if len(self.ids) == 1:
+            x, gy = self.ids[0], self.gys[0]
+        else:
+            x, gy = xp.concatenate(self.ids), xp.concatenate(self.gys)
+        _scatter_add(self.gW, x, gy, None)
+        self.ids, self.gys = [], []
+        self.pending = 0
+
+    def total(self):
+        if self.ids:
+            self._flush()
+        return self.gW
 
 
 def _scatter_add(gW, x, gy, ignore_label):

@@ -3,7 +3,9 @@
 import numpy
 
 import chainer
-from chainer.function_node import FunctionNode, _graph_free
+from chainer import backend
+from chainer._backprop import LeafSum
+from chainer.function_node import _RELEASED, FunctionNode, _graph_free
 from chainer.functions._errors import invalid_type, not_an_array
 from chainer.variable import _new_variable
 
@@ -86,6 +88,42 @@ class LinearFunction(FunctionNode):
             ret.append(_sum(gy, axis=0))
         return tuple(ret)
 
+    _sums_leaf_grads = True
+
+    def _backward_arrays(self, indexes, gys, sums=None):
+        # No graph to record: the products of LinearGradData and
+        # LinearGradWeight without their nodes.  A leaf weight's gradient
+        # is kept as a sum of products (one GEMM over all of its
+        # applications in the pass); a weight made by other ops is left to
+        # backward_accumulate, which adds to its gradient in place.
+        data = self._retained_in_data
+        gy = gys[0]
+        if data is _RELEASED or gy is None:
+            return None
+        x, W = data
+        if not x.dtype == W.dtype == gy.dtype or (
+                len(self.inputs) == 3 and self.inputs[2].dtype != gy.dtype):
+            return None
+        w_node = self.inputs[1]
+        if 1 in indexes and (sums is None or
+                             w_node._creator_node is not None):
+            return None
+        ret = []
+        for i in indexes:
+            if i == 0:
+                ret.append(gy @ W)
+            elif i == 1:
+                acc = _WeightGradSum.open(sums, w_node)
+                if acc is None:
+                    sums[_WeightGradSum, w_node] = acc = _WeightGradSum(W)
+                    ret.append(acc)
+                else:
+                    ret.append(None)  # already in the table, in acc
+                acc.add(gy, x)
+            else:
+                ret.append(gy.sum(axis=0))
+        return ret
+
     def backward_accumulate(self, indexes, grad_outputs, grad_inputs):
         data = self._retained_in_data
         gy = grad_outputs[0]
@@ -113,6 +151,54 @@ class LinearFunction(FunctionNode):
                 gx += g.array
             ret.append(_new_variable(gx))
         return tuple(ret)
+
+
+class _WeightGradSum(LeafSum):
+    """``gW = sum_k gy_k^T x_k`` over the applications of a leaf weight in
+    one backward pass, as one GEMM over the rows of all ``(gy_k, x_k)``
+    (measured on an LSTM language model, 35 steps of batch 20, a 10,000 x
+    200 output weight: 13 ms against 36 ms for a product and an addition
+    per step).  Pending pairs are summed into a partial sum once they hold
+    more bytes than the gradient itself (at least 32 MB); in float16,
+    at once (its products round in float16, as one product per step did).
+    """
+
+    __slots__ = ('shape', 'dtype', 'gys', 'xs', 'pending', 'limit',
+                 'partial')
+
+    def __init__(self, W):
+        super().__init__()
+        self.shape, self.dtype = W.shape, W.dtype
+        self.gys, self.xs = [], []
+        self.pending = 0
+        self.limit = 0 if W.dtype.itemsize < 4 else max(W.nbytes, 1 << 25)
+        self.partial = None
+
+    def add(self, gy, x):
+        self.gys.append(gy)
+        self.xs.append(x)
+        self.pending += gy.nbytes + x.nbytes
+        if self.pending > self.limit:
+            self._flush()
+
+    def _flush(self):
+        gys, xs = self.gys, self.xs
+        if len(gys) == 1:
+            g = gys[0].T @ xs[0]
+        else:
+            xp = backend.get_array_module(gys[0])
+            g = xp.concatenate(gys).T @ xp.concatenate(xs)
+        if self.partial is None:
+            self.partial = g
+        else:
+            self.partial += g
+        self.gys, self.xs = [], []
+        self.pending = 0
+
+    def total(self):
+        if self.gys:
+            self._flush()
+        return self.partial
 
 
 class LinearGradData(FunctionNode):
