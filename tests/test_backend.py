@@ -44,8 +44,14 @@ def test_cuda_module_without_gpu():
     assert cuda.should_use_cudnn('>=auto') is False
     with pytest.raises(RuntimeError, match='CUDA environment'):
         cuda.check_cuda_available()
-    with pytest.raises(RuntimeError):
+    with pytest.raises(RuntimeError) as e:
         cuda.to_gpu(numpy.ones(1))
+    # Chainer 7.8.1's text, with the import error glued on
+    head = ('CUDA environment is not correctly set up\n'
+            '(see https://github.com/chainer/chainer#installation).')
+    assert str(e.value).startswith(head)
+    if cuda._import_error is not None:
+        assert str(e.value) == head + str(cuda._import_error)
 
 
 def test_copyto():

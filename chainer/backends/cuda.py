@@ -112,11 +112,11 @@ def get_cudnn_dropout_states_core(thread_id):
 def check_cuda_available():
     """Raises RuntimeError unless CuPy and a GPU are usable."""
     if not available:
-        msg = ('CUDA environment is not correctly set up: CuPy is not '
-               'available (install chainer-ng[cuda], i.e. a cupy package '
-               'matching your CUDA version)')
+        # Chainer's text, the import error glued on as it does
+        msg = ('CUDA environment is not correctly set up\n'
+               '(see https://github.com/chainer/chainer#installation).')
         if _import_error is not None:
-            msg += ' (import error: {})'.format(_import_error)
+            msg += str(_import_error)
         raise RuntimeError(msg)
 
 
