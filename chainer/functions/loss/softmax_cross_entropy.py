@@ -4,9 +4,9 @@ One node does the whole loss: a max-shifted log-softmax (finite for logits
 of any size), the pick of each label's entry (no loop over the batch),
 masking, class weights and the reduction.  The softmax is cached for
 backward (``cache_score``), whose gradient is ``(softmax(x) - onehot(t)) *
-weight * gy``.  On a matrix of logits (the common case, and a large one for
-a language model's vocabulary) neither the whole log-softmax nor a one-hot
-matrix is formed."""
+weight * gy``.  Every step rounds as Chainer's does (the whole log-softmax
+is formed, then the labels' entries picked), so printed losses and
+gradients match Chainer's to the last bit."""
 
 import numpy
 
@@ -20,8 +20,7 @@ from chainer.functions.loss._util import (check_reduce,
 class SoftmaxCrossEntropy(FunctionNode):
     """Softmax cross entropy loss (hard labels or soft targets)."""
 
-    _y = None  # the cached softmax, or exp(x - m) to be divided by _s
-    _s = None
+    _y = None  # the cached softmax
     soft_target = False  # whether t holds probabilities (set by forward)
     eps = 1e-7  # Chainer's constant, kept for inspection
 
@@ -56,41 +55,28 @@ class SoftmaxCrossEntropy(FunctionNode):
             self.retain_inputs((0,))
         self._t = t
         self._n = x.shape[0]
-        if soft or x.ndim != 2:
-            # log_y = x - logsumexp(x), in Chainer's order of operations.
-            log_y = log_softmax_array(xp, x)
-            if self.cache_score and not self.enable_double_backprop:
-                self._y = xp.exp(log_y)
-            if soft:
-                return self._forward_soft(xp, log_y, t)
-            tt, weight, valid = self._labels(xp, x, t)
-            log_p = xp.take_along_axis(log_y, xp.expand_dims(tt, 1), 1)[:, 0]
-        else:
-            # A matrix of logits: only the labels' log-probabilities are
-            # formed, (x[t] - m) - log(s) with s = sum(exp(x - m)) and m the
-            # row's maximum, in four passes over x and one temporary, kept
-            # with s for backward (which divides by s in its one pass).
-            tt, weight, valid = self._labels(xp, x, t)
-            m = x.max(axis=1, keepdims=True)
-            e = x - m
-            xp.exp(e, out=e)
-            s = e.sum(axis=1, keepdims=True)
-            rows = xp.arange(len(x))
-            log_p = (x[rows, tt] - m[:, 0]) - xp.log(s[:, 0])
-            if self.cache_score and not self.enable_double_backprop:
-                self._y, self._s = e, s
+        # log_y = x - logsumexp(x), in Chainer's order of operations, so
+        # that the loss and its gradient match Chainer's bit for bit.
+        log_y = log_softmax_array(xp, x)
+        if self.cache_score and not self.enable_double_backprop:
+            self._y = xp.exp(log_y)
+        if soft:
+            return self._forward_soft(xp, log_y, t)
+        tt, weight, valid = self._labels(xp, x, t)
+        log_p = xp.take_along_axis(log_y, xp.expand_dims(tt, 1), 1)[:, 0]
         log_p *= weight
         if self.reduce == 'mean':
             count = valid.sum() if self.normalize else self._n
             self._coeff = coeff = 1.0 / xp.maximum(count, 1)
-            return (log_p.sum() * (-coeff).astype(x.dtype)).astype(x.dtype),
+            # float16 sums in float32, as Chainer's
+            acc = numpy.promote_types(x.dtype, numpy.float32)
+            return (log_p.sum(dtype=acc) * (-coeff).astype(acc)).astype(
+                x.dtype),
         return -log_p,
 
     @property
     def y(self):
         """The softmax cached for backward (``cache_score``), or None."""
-        if self._s is not None:
-            return self._y / self._s
         return self._y
 
     def _labels(self, xp, x, t):
@@ -107,20 +93,18 @@ class SoftmaxCrossEntropy(FunctionNode):
         return tt, weight, valid
 
     def _forward_soft(self, xp, log_y, t):
-        loss = -(t * log_y).sum(axis=1)
         if self.soft_target_loss == 'kl-divergence':
-            # sum(t log t), where 0 log 0 = 0.
-            pos = t > 0
-            loss += (t * xp.log(xp.where(pos, t, 1))).sum(axis=1)
+            # Chainer's formula: log(t + 1e-7) keeps 0 log 0 finite (and
+            # shows in the value, e.g. 3.5e-07 for t equal to softmax(x)).
+            loss = (t * (xp.log(t + 1e-7) - log_y)).sum(axis=1)
+        else:
+            loss = -(t * log_y).sum(axis=1)
         if self.reduce == 'mean':
-            loss = self._mean(xp, loss, loss.size)
+            # the sum times a Python float, in the loss's dtype, as Chainer
+            coeff = 1.0 / max(loss.size, 1)
+            self._coeff = xp.asarray(coeff)
+            return (loss.sum(keepdims=True) * coeff).reshape(()),
         return loss,
-
-    def _mean(self, xp, loss, count):
-        # The count stays on the device (no sync); float16 sums in float32.
-        self._coeff = coeff = 1.0 / xp.maximum(count, 1)
-        acc = numpy.promote_types(loss.dtype, numpy.float32)
-        return (loss.sum(dtype=acc) * coeff).astype(loss.dtype)
 
     def _check_labels(self, x, t):
         n_class = x.shape[1]
@@ -163,29 +147,28 @@ class SoftmaxCrossEntropy(FunctionNode):
         return gx * self._gy_scale(gy)
 
     def grad_array(self, gy):
-        """The input gradient as a raw array (fast path, no graph)."""
+        """The input gradient as a raw array (fast path, no graph), in
+        Chainer's order of operations: ``softmax(x) - t`` (soft targets,
+        taken as normalized) or ``softmax(x) - onehot(t)``, times the
+        labels' weights, times ``gy`` (and the mean's coefficient)."""
         xp = backend.get_array_module(gy)
-        y, s = self._y, self._s
-        if y is None:
+        if self._y is None:
             x = self._retained_in_data[0]
-            y = xp.exp(log_softmax_array(xp, x))
-        t = self._t
-        if self.reduce == 'mean':
-            gy = (gy * self._coeff).astype(y.dtype)
-        if self.soft_target:
-            gx = y * t.sum(axis=1, keepdims=True) - t
-        elif y.ndim == 2:
-            # (softmax - onehot) * coef in one pass over y, the labels'
-            # entries then corrected (no one-hot matrix)
-            coef = self._weight * gy
-            gx = y * (coef[:, None] if s is None else coef[:, None] / s)
-            gx[xp.arange(len(y)), self._tt] -= coef
-            return gx
+            gx = xp.exp(log_softmax_array(xp, x))
         else:
-            gx = y - _onehot(xp, self._tt, y.shape[1], y.dtype)
+            gx = self._y.copy()  # backward may run again on the graph
+        if self.soft_target:
+            gx -= self._t
+        else:
+            if gx.ndim == 2:
+                gx[xp.arange(len(gx)), self._tt] -= 1
+            else:
+                gx -= _onehot(xp, self._tt, gx.shape[1], gx.dtype)
             gx *= xp.expand_dims(self._weight, 1)
         if self.reduce == 'mean':
-            gx *= gy
+            # Chainer's gy * coeff is a float64 scalar under NumPy 1 (two
+            # scalars), rounded to gx's dtype by the in-place multiply.
+            gx *= (gy.astype(numpy.float64) * self._coeff).astype(gx.dtype)
         else:
             gx *= xp.expand_dims(gy, 1)
         return gx

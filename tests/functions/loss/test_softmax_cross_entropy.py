@@ -86,7 +86,7 @@ def test_soft_target(kw, loss):
     def ref(x, t):
         y = -(t * _log_softmax(x)).sum(axis=1)
         if loss == 'kl-divergence':
-            y = y + (t * numpy.log(t)).sum(axis=1)
+            y = y + (t * numpy.log(t + 1e-7)).sum(axis=1)  # Chainer's eps
         return y if kw else y.mean()
 
     def f(x, t):
@@ -105,6 +105,45 @@ def test_soft_target_kl_zero_entries():
     t = numpy.array([[0.5, 0.5, 0.]], numpy.float32)
     y = F.softmax_cross_entropy(x, t, soft_target_loss='kl-divergence')
     numpy.testing.assert_allclose(y.array, numpy.log(1.5), rtol=1e-6)
+
+
+def test_soft_target_rounds_as_chainer():
+    # Chainer 7.8.1: KL with log(t + 1e-7), and the mean as the float32 sum
+    # times a Python float (float32 bits below).
+    x = numpy.array([[0.5, -1., 2., 0.25], [1., 1.5, -0.5, 0.],
+                     [-2., 0.75, 1.25, 0.5]], numpy.float32)
+    t = F.softmax(x).array
+    y = F.softmax_cross_entropy(x, t, soft_target_loss='kl-divergence')
+    assert y.dtype == numpy.float32
+    assert y.array.item() == 4.5902669398856233e-07
+    rng = numpy.random.RandomState(0)
+    x = rng.randn(3, 4).astype(numpy.float32)
+    t = F.softmax(rng.randn(3, 4).astype(numpy.float32)).array
+    assert F.softmax_cross_entropy(x, t).array.item() == 1.4383314847946167
+    assert F.softmax_cross_entropy(
+        x, t, soft_target_loss='kl-divergence').array.item() == \
+        0.30620071291923523
+
+
+def test_hard_labels_round_as_chainer():
+    # Chainer 7.8.1's bits: log_y = x - (max + log(sum(exp))) with the
+    # labels' entries picked, the mean as sum * float32(-1/n); the gradient
+    # exp(log_y) - onehot, times the mean's coefficient.
+    numpy.random.seed(0)
+    x = chainer.Variable((numpy.random.randn(3, 4) * 3).astype(numpy.float32))
+    t = numpy.random.randint(0, 4, 3).astype(numpy.int32)
+    y = F.softmax_cross_entropy(x, t)
+    y.backward()
+    assert y.array.item() == 4.488715171813965
+    assert F.softmax_cross_entropy(x, t, reduce='no').array.tolist() == [
+        1.6662712097167969, 8.598714828491211, 3.2011592388153076]
+    assert x.grad.tolist() == [
+        [-0.27034991979599, 0.0010525191901251674, 0.005971084348857403,
+         0.26332640647888184],
+        [0.31260377168655396, -0.33327189087867737, 0.019936010241508484,
+         0.0007321212324313819],
+        [0.0029052854515612125, -0.3197616934776306, 0.006100184749811888,
+         0.31075626611709595]]
 
 
 def test_all_ignored_and_empty():
