@@ -3,7 +3,7 @@
 import numpy
 
 from chainer import backend
-from chainer.function_node import FunctionNode
+from chainer.function_node import _RELEASED, FunctionNode
 from chainer.functions._errors import invalid_type
 
 
@@ -24,10 +24,31 @@ class ReLU(FunctionNode):
             return numpy.maximum(x, zero),
         return backend.get_array_module(x).maximum(x, zero),
 
+    def _backward_arrays(self, indexes, gys):
+        # ReLUGrad2's product, without its node
+        data = self._retained_out_data
+        if data is _RELEASED:
+            return None
+        gx = _masked(gys[0], data[0] > 0)
+        if isinstance(gx, numpy.generic):  # NumPy makes a scalar of 0-d
+            gx = numpy.asarray(gx)
+        return gx,
+
     def backward(self, indexes, grad_outputs):
         y = self.get_retained_outputs()[0].array
         # The gradient at 0 is taken as 0 (y > 0), as in Chainer.
         return ReLUGrad2(y > 0).apply(grad_outputs)
+
+
+def _masked(gy, mask):
+    """``gy * mask``."""
+    if isinstance(gy, numpy.ndarray) and gy.flags.c_contiguous and \
+            not mask.flags.c_contiguous and gy.shape == mask.shape:
+        # The product of a C-contiguous gy with a mask of another layout
+        # (a convolution's output) is C-contiguous, and much faster with
+        # the mask copied to that layout first.
+        mask = numpy.ascontiguousarray(mask)
+    return gy * mask
 
 
 class ReLUGrad2(FunctionNode):
@@ -40,15 +61,7 @@ class ReLUGrad2(FunctionNode):
         self.mask = mask
 
     def forward(self, inputs):
-        gy, = inputs
-        mask = self.mask
-        if isinstance(gy, numpy.ndarray) and gy.flags.c_contiguous and \
-                not mask.flags.c_contiguous and gy.shape == mask.shape:
-            # The product of a C-contiguous gy with a mask of another
-            # layout (a convolution's output) is C-contiguous, and much
-            # faster with the mask copied to that layout first.
-            mask = numpy.ascontiguousarray(mask)
-        return gy * mask,
+        return _masked(inputs[0], self.mask),
 
     def backward(self, indexes, grad_outputs):
         return ReLUGrad2(self.mask).apply(grad_outputs)

@@ -49,3 +49,36 @@ def test_empty():
 def test_int_input():
     with pytest.raises(InvalidType, match='ReLU'):
         F.relu(numpy.array([1, -1], numpy.int32))
+
+
+@pytest.mark.parametrize('dtype', [numpy.float16, numpy.float32,
+                                   numpy.float64])
+def test_array_step_matches_the_recorded_one(dtype):
+    # without double backprop the gradient is computed on arrays
+    # (ReLU._backward_arrays): the same values, -0. included, and a 0-d
+    # gradient is an array of the dtype, not a NumPy scalar
+    rng = numpy.random.RandomState(3)
+    for shape in [(), (4, 3), (2, 3, 4, 5)]:
+        x0 = numpy.asarray(rng.randn(*shape), dtype)
+        g0 = numpy.asarray(rng.randn(*shape), dtype)
+        grads = []
+        for double in (False, True):
+            x = chainer.Variable(x0.copy())
+            y = F.relu(x)
+            y.grad = g0.copy()
+            y.backward(enable_double_backprop=double)
+            assert type(x.grad) is numpy.ndarray and x.grad.dtype == dtype
+            grads.append(x.grad)
+        numpy.testing.assert_array_equal(grads[0], grads[1])
+        numpy.testing.assert_array_equal(numpy.signbit(grads[0]),
+                                         numpy.signbit(g0 * (x0 > 0)))
+        numpy.testing.assert_array_equal(grads[0], g0 * (x0 > 0))
+    # a conv-like (channels-last) y against a C-contiguous gy
+    x0 = rng.randn(2, 5, 5, 3).astype(dtype).transpose(0, 3, 1, 2)
+    x = chainer.Variable(x0)
+    y = F.relu(x)
+    g0 = rng.randn(*y.shape).astype(dtype)
+    y.grad = g0
+    y.backward()
+    assert x.grad.flags.c_contiguous
+    numpy.testing.assert_array_equal(x.grad, g0 * (x0 > 0))
