@@ -1,5 +1,7 @@
 """``F.log_softmax``: x - logsumexp(x) along an axis, computed stably."""
 
+import numpy
+
 from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions._errors import check_float, invalid_type
@@ -25,9 +27,13 @@ def _log_softmax(x, axis, xp):
     # match it bit for bit); where |m| is large that form loses log(s) in
     # m's rounding, so there (x - m) - log(s) is taken instead (no sync).
     m = x.max(axis=axis, keepdims=True)
-    z = x - m
-    log_s = xp.log(xp.exp(z).sum(axis=axis, keepdims=True))
-    return xp.where(abs(m) < _EXACT_LIMIT, x - (m + log_s), z - log_s)
+    e = x - m
+    xp.exp(e, out=e)
+    log_s = xp.log(e.sum(axis=axis, keepdims=True))
+    exact = abs(m) < _EXACT_LIMIT
+    if xp is numpy and exact.all():  # the common case, in one more pass
+        return x - (m + log_s)
+    return xp.where(exact, x - (m + log_s), (x - m) - log_s)
 
 
 class LogSoftmax(FunctionNode):

@@ -164,7 +164,10 @@ class SoftmaxCrossEntropy(FunctionNode):
                 gx[xp.arange(len(gx)), self._tt] -= 1
             else:
                 gx -= _onehot(xp, self._tt, gx.shape[1], gx.dtype)
-            gx *= xp.expand_dims(self._weight, 1)
+            w = self._weight
+            # (times 1 everywhere, the common case, changes nothing)
+            if xp is not numpy or (w != 1).any():
+                gx *= xp.expand_dims(w, 1)
         if self.reduce == 'mean':
             # Chainer's gy * coeff is a float64 scalar under NumPy 1 (two
             # scalars), rounded to gx's dtype by the in-place multiply.
