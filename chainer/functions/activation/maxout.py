@@ -38,13 +38,14 @@ class Maxout(FunctionNode):
         return y.reshape(y.shape[:axis + 1] + y.shape[axis + 2:]),
 
     def backward(self, indexes, grad_outputs):
+        from chainer.functions.array.broadcast import broadcast_to
         from chainer.functions.array.reshape import reshape
-        from chainer.functions.array.where import where
         gy, = grad_outputs
         axis = self.axis
         gy = reshape(gy, gy.shape[:axis + 1] + (1,) + gy.shape[axis + 1:])
-        # where, not gy * mask: the non-maxima get +0.0, never -0.0
-        gx = where(self._mask, gy, gy.xp.zeros((), gy.dtype))
+        # gy times the mask, as Chainer's F.max: the non-maxima of a
+        # negative gy get -0.0 (which printing shows)
+        gx = broadcast_to(gy, self._mask.shape) * self._mask
         return reshape(gx, self._in_shape),
 
 

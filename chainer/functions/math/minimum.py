@@ -9,6 +9,14 @@ class Minimum(_PairSelectorBase):
         # Ties send the gradient to x1, as in Chainer.
         return x1 <= x2, xp.minimum(x1, x2)
 
+    def backward(self, indexes, grad_outputs):
+        # Chainer multiplies gy by the masks here (F.maximum selects with
+        # where): the unselected entries of a negative gy are -0.0.
+        gy, = grad_outputs
+        m = self._mask
+        return tuple([gy * (m if i == 0 else ~m).astype(gy.dtype)
+                      for i in indexes])
+
 
 def minimum(x1, x2):
     """Element-wise minimum of input variables.

@@ -88,3 +88,17 @@ def test_grad_zeros_are_positive_like_chainer():
     numpy.testing.assert_array_equal(a.grad, [0., -2.])
     numpy.testing.assert_array_equal(b.grad, [-1., 0.])
     assert not numpy.signbit(a.grad[0]) and not numpy.signbit(b.grad[1])
+
+
+def test_minimum_grad_zeros_are_signed_like_chainer():
+    # Chainer 7.8.1 multiplies by the masks in F.minimum (F.maximum uses
+    # where): a.grad [-1. -0.], b.grad [-0. -2.]
+    import chainer
+    a = chainer.Variable(numpy.array([1., 4.], numpy.float32))
+    b = chainer.Variable(numpy.array([3., 2.], numpy.float32))
+    y = F.minimum(a, b)
+    y.grad = numpy.array([-1., -2.], numpy.float32)
+    y.backward()
+    numpy.testing.assert_array_equal(a.grad, [-1., 0.])
+    numpy.testing.assert_array_equal(b.grad, [0., -2.])
+    assert numpy.signbit(a.grad[1]) and numpy.signbit(b.grad[0])
