@@ -9,7 +9,7 @@ Constants (Python or NumPy scalars, arrays) take the variable's dtype.
 import numpy
 
 from chainer import backend
-from chainer.function_node import FunctionNode
+from chainer.function_node import _RELEASED, FunctionNode
 from chainer.functions._errors import (broadcast_error, check_float,
                                        check_same_dtype)
 from chainer.functions.math.matmul import MatMul, matmul as _matmul
@@ -48,6 +48,12 @@ def _const(x, value):
     return value
 
 
+def _array(y):
+    """``y``, a NumPy scalar (which NumPy makes of 0-d arithmetic) as a 0-d
+    array: the gradients of ``_backward_arrays`` are arrays."""
+    return numpy.asarray(y) if isinstance(y, numpy.generic) else y
+
+
 def _convert_value_to_string(value):
     """A constant as op labels show it (Chainer's name): negative numbers in
     parentheses, arrays and Variables as ``constant array``."""
@@ -68,6 +74,9 @@ class Neg(FunctionNode):
 
     def forward(self, inputs):
         return -inputs[0],
+
+    def _backward_arrays(self, indexes, gys):
+        return _array(-gys[0]),
 
     def backward(self, indexes, grad_outputs):
         return -grad_outputs[0],
@@ -200,6 +209,13 @@ class Sub(FunctionNode):
     def forward(self, inputs):
         return _binary(self, inputs[0], inputs[1], _sub),
 
+    def _backward_arrays(self, indexes, gys):
+        gy = gys[0]
+        x0, x1 = self.inputs
+        if x0.shape != gy.shape or x1.shape != gy.shape:
+            return None  # broadcast: the engine sums backward's gradients
+        return [gy if i == 0 else _array(-gy) for i in indexes]
+
     def backward(self, indexes, grad_outputs):
         gy = grad_outputs[0]
         return gy, -gy
@@ -221,8 +237,21 @@ class SubFromConstant(FunctionNode):
     def forward(self, inputs):
         return _const(inputs[0], self.value) - inputs[0],
 
+    def _backward_arrays(self, indexes, gys):
+        return _same_as_input(self, _array(-gys[0]))
+
     def backward(self, indexes, grad_outputs):
         return -grad_outputs[0],
+
+
+def _same_as_input(func, gx):
+    """``(gx,)`` where ``gx`` has the shape and dtype of the input of
+    ``func`` (an op with one input); None where a constant array broadcast
+    it (the engine sums backward's gradient)."""
+    x = func.inputs[0]
+    if gx.shape != x.shape or gx.dtype != x.dtype:
+        return None
+    return gx,
 
 
 # --- multiplication and division ------------------------------------------
@@ -236,6 +265,16 @@ class Mul(FunctionNode):
     def forward(self, inputs):
         self.retain_inputs((0, 1))
         return _binary(self, inputs[0], inputs[1], _mul),
+
+    def _backward_arrays(self, indexes, gys):
+        # the products of backward, without their nodes
+        data = self._retained_in_data
+        gy = gys[0]
+        if data is _RELEASED or data[0].shape != gy.shape or \
+                data[1].shape != gy.shape or gy.dtype != data[0].dtype:
+            return None  # broadcast: the engine sums backward's gradients
+        x0, x1 = data
+        return [_array(gy * x1 if i == 0 else gy * x0) for i in indexes]
 
     def backward(self, indexes, grad_outputs):
         gy = grad_outputs[0]
@@ -258,6 +297,10 @@ class MulConstant(FunctionNode):
 
     def forward(self, inputs):
         return inputs[0] * _const(inputs[0], self.value),
+
+    def _backward_arrays(self, indexes, gys):
+        gy = gys[0]
+        return _same_as_input(self, _array(gy * _const(gy, self.value)))
 
     def backward(self, indexes, grad_outputs):
         return MulConstant(self.value).apply(grad_outputs)

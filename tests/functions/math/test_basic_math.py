@@ -321,3 +321,55 @@ def test_constant_op_labels():
     x = chainer.Variable(numpy.ones(2, numpy.float32))
     assert (x - 3).creator.label == '_ + (-3)'
     assert (2 / x).creator.label == '2 / _'
+
+
+# --- gradients on arrays (_backward_arrays) where no graph is recorded -----
+
+_ARRAY_STEP_CASES = [
+    ('neg', lambda a, b: -a, [(3, 2), ()]),
+    ('sub', lambda a, b: a - b, [(3, 2), ()]),
+    ('sub broadcast', lambda a, b: a - b[:1], [(3, 2)]),
+    ('rsub', lambda a, b: 2.5 - a, [(3, 2), ()]),
+    ('rsub array', lambda a, b: numpy.ones((4, 3, 2), a.dtype) - a,
+     [(3, 2)]),
+    ('mul', lambda a, b: a * b, [(3, 2), ()]),
+    ('mul broadcast', lambda a, b: a[:1] * b, [(3, 2)]),
+    ('mul constant', lambda a, b: a * -1.5, [(3, 2), ()]),
+    ('mul constant array',
+     lambda a, b: a * numpy.full((4, 3, 2), 3, a.dtype), [(3, 2)]),
+]
+
+
+@pytest.mark.parametrize('dtype', [numpy.float16, numpy.float32,
+                                   numpy.float64])
+@pytest.mark.parametrize('name,f,shapes', _ARRAY_STEP_CASES,
+                         ids=[c[0] for c in _ARRAY_STEP_CASES])
+def test_array_steps_match_recorded_backward(name, f, shapes, dtype):
+    # The plain pass (arrays) and the recorded one (double backprop, the
+    # nodes of backward) give the same bits, of the inputs' shapes and
+    # dtypes, 0-d gradients as arrays (NumPy makes scalars of 0-d math)
+    rng = numpy.random.RandomState(1)
+    for shape in shapes:
+        a0 = numpy.asarray(rng.randn(*shape), dtype)
+        b0 = numpy.asarray(rng.randn(*shape), dtype)
+        grads = []
+        for double in (False, True):
+            a, b = chainer.Variable(a0.copy()), chainer.Variable(b0.copy())
+            y = f(a, b)
+            y.grad = numpy.asarray(
+                numpy.arange(y.size).reshape(y.shape) - 2, dtype)
+            y.backward(enable_double_backprop=double)
+            got = []
+            for v in (a, b):
+                if v.grad is not None:
+                    assert type(v.grad) is numpy.ndarray
+                    assert v.grad.shape == v.shape
+                    assert v.grad.dtype == dtype
+                got.append(v.grad)
+            grads.append(got)
+        for g0, g1 in zip(*grads):
+            assert (g0 is None) == (g1 is None)
+            if g0 is not None:
+                numpy.testing.assert_array_equal(g0, g1)
+                numpy.testing.assert_array_equal(numpy.signbit(g0),
+                                                 numpy.signbit(g1))
