@@ -452,7 +452,8 @@ class Schedule(_Dropped):
             for k, gx in zip(slots, gxs):
                 if gx is not None:
                     _add_to(grads, k, gx)
-        return tuple([_take(grads, i) for i in indexes])
+        # (the outer inputs: the only slots a leaf sum can reach)
+        return tuple([_take(grads, i, True) for i in indexes])
 
 
 def _record_backward(f, target, gy, first):
@@ -672,8 +673,10 @@ def _run_code(entries):
         func(*args, **kwargs)
 
 
-def _take(grads, k):
-    g = _settle(grads.pop(k, None))
+def _take(grads, k, leaf=False):
+    g = grads.pop(k, None)
+    if leaf:
+        g = _settle(g)
     if type(g) is list:
         g = _sum(g)
     if type(g) is Variable:
