@@ -59,15 +59,24 @@ def _stats(x, axes, eps):
     return mean, 1 / xp.sqrt(var + eps), var
 
 
+# Below this many entries the NumPy formulas run instead of the C loops:
+# they round as Chainer's float32 arithmetic does, so the small arrays that
+# examples print match Chainer's digits (the C loops accumulate in float64,
+# closer to exact but not Chainer's bits; they pay off on large inputs).
+_LOOPS_MIN_SIZE = 1 << 16
+
+
 def _channel_rows(x, axes):
     """``(n, c, s)``, the sizes the C loops see, where they apply: a NumPy
-    float32 or float64 ``x`` whose statistics run over its first axis and
-    its last ones (``c`` is the size of the axes between); None otherwise.
+    float32 or float64 ``x`` of at least ``_LOOPS_MIN_SIZE`` entries whose
+    statistics run over its first axis and its last ones (``c`` is the size
+    of the axes between); None otherwise.
     """
     k = x.ndim - len(axes) + 1
     if conv_nd._loops is None or type(x) is not numpy.ndarray or \
             x.dtype.char not in 'fd' or not x.dtype.isnative or \
-            x.size == 0 or axes != (0,) + tuple(range(k, x.ndim)):
+            x.size < max(_LOOPS_MIN_SIZE, 1) or \
+            axes != (0,) + tuple(range(k, x.ndim)):
         return None
     n, s = x.shape[0], size_of_shape(x.shape[k:])
     return n, x.size // (n * s), s

@@ -6,6 +6,7 @@ import pytest
 import chainer
 import chainer.functions as F
 from chainer import testing
+from chainer.functions.normalization import batch_normalization as bn_module
 from chainer.utils import conv_nd
 from chainer.utils.type_check import InvalidType
 from op_harness import check_op
@@ -199,6 +200,19 @@ def test_bits_match_chainer_order(monkeypatch):
             a[1] * ((a[0] - a[3]) * inv2) + a[2])
 
 
+def test_small_inputs_round_as_chainer():
+    # Chainer 7.8.1's bits (float32 NumPy arithmetic) for inputs below
+    # _LOOPS_MIN_SIZE, even where the C loops would apply.
+    rs = numpy.random.RandomState(0)
+    x = chainer.Variable(rs.randn(3, 5).astype(numpy.float32))
+    g = rs.randn(5).astype(numpy.float32)
+    b = rs.randn(5).astype(numpy.float32)
+    y = F.batch_normalization(x, g, b)
+    assert y.array[0].tolist() == [
+        -2.121917486190796, -1.2020353078842163, 0.6761699318885803,
+        -0.3011009097099304, 1.0621485710144043]
+
+
 def _bn64(x, g, b, gy, axes, eps=2e-5):
     """y, gx, ggamma, gbeta of batch normalization in float64."""
     x, g, b, gy = (numpy.asarray(a, numpy.float64) for a in (x, g, b, gy))
@@ -225,6 +239,8 @@ def test_c_loops_close_to_float64(monkeypatch, native, dtype, shape,
     # far from zero; the same bits from run to run.
     if not native:
         monkeypatch.setattr(conv_nd, '_loops', None)
+    else:  # the C loops at every size
+        monkeypatch.setattr(bn_module, '_LOOPS_MIN_SIZE', 0)
     rs = numpy.random.RandomState(1)
     x = (rs.randn(*shape) * 0.5 + 10).astype(dtype)
     g = (rs.rand(*g_shape) + 0.5).astype(dtype)
