@@ -3,7 +3,7 @@
 from chainer.function_node import FunctionNode
 from chainer.functions._errors import check_float, invalid_type
 from chainer.functions.normalization.batch_normalization import (
-    BatchNormalizationGrad, _interm, _stats)
+    _interm, _stats)
 
 
 class LayerNormalization(FunctionNode):
@@ -33,13 +33,23 @@ class LayerNormalization(FunctionNode):
         return y.astype(x.dtype, copy=False),
 
     def backward(self, indexes, grad_outputs):
-        from chainer.functions.array.reshape import reshape
+        # Chainer's chain rule step by step, in F ops (so any order of
+        # gradients works), which rounds as Chainer's gradients do.
+        from chainer import functions as F
         x, gamma = self.get_retained_inputs()
-        gx, ggamma, gbeta = BatchNormalizationGrad(
-            (1,), self.eps, self.mean, self.inv_std).apply(
-                (x, reshape(gamma, (1,) + gamma.shape), grad_outputs[0]))
-        ret = {0: gx, 1: reshape(ggamma, gamma.shape),
-               2: reshape(gbeta, gamma.shape)}
+        gy, = grad_outputs
+        n = x.shape[1]
+        mu = F.mean(x, axis=1, keepdims=True)
+        x_mu = x - mu
+        var = F.mean(F.square(x_mu), axis=1, keepdims=True)
+        inv_std = 1. / F.sqrt(var + self.eps)
+        x_hat = x_mu * inv_std
+        g_x_hat = gy * gamma
+        g_inv_std = F.sum(g_x_hat * x_mu, axis=1, keepdims=True)
+        g_var = g_inv_std * (-1. / (var + self.eps)) * 0.5 * inv_std
+        g_x_1 = g_x_hat * inv_std + g_var * (1. / n) * 2 * x_mu
+        g_x = g_x_1 + F.sum(g_x_1, axis=1, keepdims=True) * (-1.) * (1. / n)
+        ret = {0: g_x, 1: F.sum(gy * x_hat, axis=0), 2: F.sum(gy, axis=0)}
         return tuple(ret[i] for i in indexes)
 
 

@@ -53,3 +53,23 @@ def test_double_backprop_graph():
     y = F.layer_normalization(x, numpy.ones(3), numpy.zeros(3))
     gx, = chainer.grad([F.sum(y * y * y)], [x], enable_double_backprop=True)
     assert gx.creator is not None
+
+
+def test_gradients_round_as_chainer():
+    # Chainer 7.8.1's bits: its backward is the chain rule step by step.
+    rs = numpy.random.RandomState(0)
+    x = chainer.Variable(rs.randn(2, 4).astype(numpy.float32))
+    g = chainer.Variable(rs.randn(4).astype(numpy.float32))
+    b = chainer.Variable(rs.randn(4).astype(numpy.float32))
+    y = F.layer_normalization(x, g, b)
+    y.grad = rs.randn(2, 4).astype(numpy.float32)
+    y.backward()
+    assert x.grad.tolist() == [
+        [0.6168038249015808, -0.3535831570625305, 0.28266531229019165,
+         -0.5458859801292419],
+        [0.14367055892944336, 0.5390831828117371, 0.1408936083316803,
+         -0.8236473202705383]]
+    assert g.grad.tolist() == [-2.538041353225708, -0.5738774538040161,
+                               0.26057302951812744, -0.6849632859230042]
+    assert b.grad.tolist() == [-1.058910608291626, 0.44846031069755554,
+                               1.1775039434432983, -1.5962607860565186]
