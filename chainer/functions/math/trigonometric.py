@@ -195,7 +195,8 @@ class Arctan(FunctionNode):
 
     def backward(self, indexes, grad_outputs):
         x, = self.get_retained_inputs()
-        return grad_outputs[0] / (1 + x * x),
+        # gy times the reciprocal, as Chainer rounds it
+        return grad_outputs[0] * (1 / (1 + x * x)),
 
 
 def arctan(x):
@@ -238,12 +239,14 @@ class Arctan2(FunctionNode):
             dtype = grad_outputs[0].dtype
             x1, x2 = cast(x1, dtype), cast(x2, dtype)
         # d/dx1 = x2 / (x1^2 + x2^2), d/dx2 = -x1 / (x1^2 + x2^2)
-        gy_r2 = grad_outputs[0] / (x1 * x1 + x2 * x2)
+        # (in Chainer's rounding order: x / sqnorm, then times gy)
+        gy = grad_outputs[0]
+        sqnorm = x1 * x1 + x2 * x2
         ret = []
         if 0 in indexes:
-            ret.append(gy_r2 * x2)
+            ret.append(x2 / sqnorm * gy)
         if 1 in indexes:
-            ret.append(gy_r2 * -x1)
+            ret.append(-x1 / sqnorm * gy)
         return tuple(ret)
 
 

@@ -98,3 +98,27 @@ def test_arctan2_errors():
         F.arctan2(f, i)
     with pytest.raises(ValueError):
         F.arctan2(f, numpy.ones(3, numpy.float32))
+
+
+def test_arctan_gradients_round_as_chainer():
+    # Chainer 7.8.1's bits: gy * (1 / (1 + x^2)); x2 / sqnorm * gy
+    import chainer
+    rs = numpy.random.RandomState(0)
+    x = chainer.Variable(rs.randn(6).astype(numpy.float32))
+    z = chainer.Variable(rs.randn(6).astype(numpy.float32))
+    y = F.arctan(x)
+    y.grad = rs.randn(6).astype(numpy.float32)
+    y.backward()
+    assert x.grad.tolist() == [
+        0.18508262932300568, 0.10488088428974152, 0.22670046985149384,
+        0.055412884801626205, 0.33292216062545776, -0.10493642091751099]
+    x.cleargrad()
+    y = F.arctan2(x, z)
+    y.grad = rs.randn(6).astype(numpy.float32)
+    y.backward()
+    assert x.grad.tolist() == [
+        0.07409101724624634, 0.7062785029411316, 0.27206429839134216,
+        0.05170806124806404, 0.035489726811647415, -0.35156896710395813]
+    assert z.grad.tolist() == [
+        -0.13756659626960754, 1.867254614830017, 2.5797581672668457,
+        -0.2822032570838928, -0.4601324796676636, -0.23625582456588745]
