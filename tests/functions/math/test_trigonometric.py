@@ -102,7 +102,6 @@ def test_arctan2_errors():
 
 def test_arctan_gradients_round_as_chainer():
     # Chainer 7.8.1's bits: gy * (1 / (1 + x^2)); x2 / sqnorm * gy
-    import chainer
     rs = numpy.random.RandomState(0)
     x = chainer.Variable(rs.randn(6).astype(numpy.float32))
     z = chainer.Variable(rs.randn(6).astype(numpy.float32))
