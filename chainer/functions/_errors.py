@@ -102,7 +102,7 @@ def check_same_dtype(func, x, y, names=('lhs', 'rhs')):
 _NON_ARRAY = (list, tuple, str, bytes, int, float, complex, bool, type(None))
 
 
-def names_bad_arguments(func):
+def names_bad_arguments(func=None, *, keep=()):
     """Decorates a public function of ``chainer.functions`` so that an error
     its body runs into on bad input names the function and the argument.
 
@@ -112,11 +112,15 @@ def names_bad_arguments(func):
     ValueError, IndexError, ZeroDivisionError or AssertionError (NumPy's
     broadcasting message, an ``assert``) gets the function's name in front,
     keeping its type.  Errors that already name the function, and
-    InvalidType, go through as they are.
+    InvalidType, go through as they are; so do the exception types in
+    ``keep`` and the errors made by :func:`chainer_text`, whose words are
+    Chainer's own (users' programs print them).
     """
     import functools
     import inspect
 
+    if func is None:
+        return functools.partial(names_bad_arguments, keep=keep)
     name = func.__name__
     signature = inspect.signature(func)
     key = name.replace('_', '').lower()
@@ -125,13 +129,23 @@ def names_bad_arguments(func):
     def wrapper(*args, **kwargs):
         try:
             return func(*args, **kwargs)
+        except keep:
+            raise
         except (AttributeError, TypeError, ValueError, IndexError,
                 ZeroDivisionError, AssertionError) as e:
             err = _named(e, name, key, signature, args, kwargs)
             if err is None:
                 raise
             raise err from e
+    wrapper.chainer_text = keep
     return wrapper
+
+
+def chainer_text(err):
+    """Marks ``err`` as worded as Chainer's: :func:`names_bad_arguments`
+    passes it through unchanged."""
+    err.chainer_text = True
+    return err
 
 
 def _argument_of_type(signature, args, kwargs, type_name):
@@ -153,7 +167,8 @@ def _argument_of_type(signature, args, kwargs, type_name):
 
 def _named(e, name, key, signature, args, kwargs):
     from chainer.utils import type_check
-    if isinstance(e, type_check.InvalidType):
+    if isinstance(e, type_check.InvalidType) or \
+            getattr(e, 'chainer_text', False):
         return None
     msg = str(e)
     if key in msg.replace('_', '').lower():

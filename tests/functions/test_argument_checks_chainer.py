@@ -112,3 +112,24 @@ def test_bias_must_have_the_input_dtype():
         F.convolution_2d(x, W, numpy.zeros(1, numpy.float32))
     with pytest.raises(InvalidType, match='b.dtype == x.dtype'):
         chainer.links.Linear(3, 2)(numpy.zeros((1, 3)))
+
+
+@pytest.mark.parametrize('call,err,text', [
+    (lambda x: x[3], IndexError,
+     'index 3 is out of bounds for axis 0 with size 2'),
+    (lambda x: F.get_item(x, (0, 5)), IndexError,
+     'index 5 is out of bounds for axis 1 with size 3'),
+    (lambda x: F.swapaxes(x, 0, 4), IndexError,
+     'axis2: axis 4 is out of bounds for array of dimension 2'),
+    (lambda x: F.cast(x, 'foo'), TypeError,
+     "data type 'foo' not understood"),
+    (lambda x: F.max_pooling_2d(x, 2), ValueError,
+     "The number of dimensions under channel dimension of the input 'x' "
+     'should be 2. But the actual ndim was 0.'),
+])
+def test_numpy_and_chainer_texts_word_for_word(call, err, text):
+    # Chainer 7.8.1's messages, without the function's name in front
+    x = chainer.Variable(numpy.ones((2, 3), numpy.float32))
+    with pytest.raises(err) as e:
+        call(x)
+    assert str(e.value) == text

@@ -21,7 +21,7 @@ class Cast(FunctionNode):
         return Cast(self._in_type).apply(grad_outputs)
 
 
-@names_bad_arguments
+@names_bad_arguments(keep=(TypeError,))  # NumPy's bad dtype, as Chainer
 def cast(x, typ):
     """Casts an input variable to a given type.
 

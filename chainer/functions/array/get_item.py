@@ -120,7 +120,7 @@ class GetItemGrad(FunctionNode):
         return GetItem(self.slices).apply(ggx)
 
 
-@names_bad_arguments
+@names_bad_arguments(keep=(IndexError,))  # NumPy's text, as Chainer's
 def get_item(x, slices):
     """Extracts elements from an array with an index, differentiably.
 

@@ -1,5 +1,7 @@
 """``F.swapaxes``."""
 
+import numpy
+
 from chainer.function_node import FunctionNode
 from chainer.functions._errors import names_bad_arguments
 
@@ -19,7 +21,8 @@ class Swapaxes(FunctionNode):
         return Swapaxes(self.axis1, self.axis2).apply(grad_outputs)
 
 
-@names_bad_arguments
+# NumPy's AxisError as it is, Chainer's text
+@names_bad_arguments(keep=(getattr(numpy, 'exceptions', numpy).AxisError,))
 def swapaxes(x, axis1, axis2):
     """Swap two axes of a variable.
 

@@ -2,7 +2,7 @@
 
 from chainer.function_node import FunctionNode
 from chainer.functions.pooling import _pooling
-from chainer.functions._errors import names_bad_arguments
+from chainer.functions._errors import chainer_text, names_bad_arguments
 
 
 class _PoolGeometry:
@@ -105,10 +105,10 @@ def _pool(x, ndim, ksize, stride, pad, cover_all, return_indices):
 
 def _check_ndim(fname, x, n):
     if len(x.shape) - 2 != n:
-        raise ValueError(
+        raise chainer_text(ValueError(
             "The number of dimensions under channel dimension of the input "
             "'x' should be {}. But the actual ndim was {}.".format(
-                n, len(x.shape) - 2))
+                n, len(x.shape) - 2)))
 
 
 @names_bad_arguments
