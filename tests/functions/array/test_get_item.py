@@ -51,7 +51,7 @@ def test_get_item_errors():
     with pytest.raises(IndexError, match='only integers'):
         F.get_item(x, 1.0)
     # NumPy's message as it is (Chainer adds nothing)
-    with pytest.raises(IndexError, match='^get_item: too many indices for array: '
+    with pytest.raises(IndexError, match='^too many indices for array: '
                        'array is 2-dimensional, but 3 were indexed$'):
         F.get_item(x, (0, 0, 0))
 
