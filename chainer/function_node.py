@@ -46,13 +46,13 @@ def _graph_free(retained):
         not store.debug
 
 
-def _input_type_error(func, index, x):
+def _input_type_error(func, inputs):
+    # Chainer's words, listing the type of every input's array
     return TypeError(
-        '{}: input {} must be a Variable or a numpy/cupy array, but got '
-        '{}{}'.format(
-            func.label, index, type(x).__name__,
-            ' (convert it with numpy.asarray first)'
-            if isinstance(x, (list, tuple, int, float, bool)) else ''))
+        'incompatible array types are mixed in the forward input ({}).\n'
+        'Actual: {}'.format(func.label, ', '.join(
+            str(type(x._data if isinstance(x, Variable) else x))
+            for x in inputs)))
 
 
 def _new_node(data, requires_grad, creator, rank, variable=None):
@@ -259,7 +259,7 @@ class FunctionNode:
                 if record:
                     nodes.append(_new_node(None, False, None, 0))
             else:
-                raise _input_type_error(self, len(xs), x)
+                raise _input_type_error(self, inputs)
             xs.append(x)
         xs = tuple(xs)
 

@@ -2,6 +2,7 @@ import numpy
 import pytest
 
 import chainer
+import chainer.functions as F
 from chainer import Variable
 from chainer.utils import type_check
 
@@ -90,15 +91,26 @@ def test_apply_accepts_arrays():
     assert not y.requires_grad and y.array.item() == 4.
 
 
-@pytest.mark.parametrize('bad', [[1., 2.], 1.5, 'x'])
+@pytest.mark.parametrize('bad', [[1., 2.], 1.5, 'x', numpy.float32(1)])
 def test_apply_rejects_non_arrays(bad):
-    with pytest.raises(TypeError, match='Square: input 0 must be a Variable'):
+    # Chainer 7.8.1's text, with the type of every input's array
+    with pytest.raises(TypeError) as e:
         Square().apply((bad,))
+    assert str(e.value) == (
+        'incompatible array types are mixed in the forward input '
+        '(Square).\nActual: {}'.format(type(bad)))
+    with pytest.raises(TypeError) as e:
+        F.mean_squared_error(chainer.Variable(numpy.ones(2)), [1., 2.])
+    assert str(e.value) == (
+        'incompatible array types are mixed in the forward input '
+        "(MeanSquaredError).\nActual: <class 'numpy.ndarray'>, "
+        "<class 'list'>")
 
 
 def test_builtin_function_rejects_none_input():
     from chainer.functions.activation.relu import ReLU
-    with pytest.raises(TypeError, match='ReLU: input 0 must be a Variable'):
+    with pytest.raises(TypeError, match=r"\(ReLU\).\nActual: <class "
+                       r"'NoneType'>"):
         ReLU().apply((None,))
 
 

@@ -183,7 +183,7 @@ def _named(e, name, key, signature, args, kwargs):
                 return not_an_array(name, arg, head[1])
         if isinstance(e, AttributeError):
             return None  # not about the input: a bug to see as it is
-        if ': input ' in msg:
+        if msg.startswith('incompatible array types are mixed'):
             return None  # FunctionNode.apply names its node already
     if isinstance(e, ZeroDivisionError):
         return ZeroSizeError('{}: division by zero ({}): an empty axis, or a '
