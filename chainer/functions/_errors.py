@@ -61,6 +61,15 @@ def broadcast_error(func, *shapes, names=('lhs', 'rhs')):
         'broadcast inputs of the following shapes:\n{}'.format(label, lines))
 
 
+def expr_bool_error():
+    """The RuntimeError that Chainer's type checks raise for every bad input
+    where they apply ``if``, ``and`` or a chained comparison to an
+    expression (the re-run that words the message meets a bare Expr)."""
+    return RuntimeError(
+        'An Expr instance cannot be evaluated as bool. Please use '
+        'chainer.utils.type_check.eval() to evaluate an expression.')
+
+
 def check_float(func, x, name='x'):
     """Raises unless ``x`` (an array) has a floating point dtype."""
     if x.dtype.kind != 'f':

@@ -29,6 +29,10 @@ KNOWN_GAPS = set()
 CHAINER_WORDING = {
     # Chainer's type check raises this RuntimeError for every bad input.
     'softmax_cross_entropy': (RuntimeError, IndexError),
+    # a chained comparison over an Expr: the same RuntimeError
+    'softmax': (RuntimeError,),
+    'log_softmax': (RuntimeError,),
+    'gumbel_softmax': (RuntimeError,),  # F.softmax's
 }
 
 

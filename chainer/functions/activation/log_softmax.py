@@ -4,17 +4,18 @@ import numpy
 
 from chainer import backend
 from chainer.function_node import FunctionNode
-from chainer.functions._errors import check_float, invalid_type
+from chainer.functions._errors import expr_bool_error
 
 
 def _check_axis(func, x, axis):
-    """The axis as a non-negative int (Chainer's range check)."""
+    """The axis as a non-negative int; x of a float dtype.  (Chainer's
+    check is a chained comparison, which fails on its Expr: a RuntimeError
+    for a bad axis or dtype alike.)"""
     if not isinstance(axis, int):
         raise TypeError('{}: axis must be an int, got {!r}'.format(
             func.label, axis))
-    if not -x.ndim <= axis < x.ndim:
-        raise invalid_type(func, '-x.ndim <= axis < x.ndim',
-                           'axis = {}, x.ndim = {}'.format(axis, x.ndim))
+    if not -x.ndim <= axis < x.ndim or x.dtype.kind != 'f':
+        raise expr_bool_error()
     return axis % x.ndim
 
 
@@ -44,7 +45,6 @@ class LogSoftmax(FunctionNode):
 
     def forward(self, inputs):
         x, = inputs
-        check_float(self, x)
         self._axis = _check_axis(self, x, self.axis)
         self.retain_outputs((0,))
         if x.size == 0:

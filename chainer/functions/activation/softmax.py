@@ -2,7 +2,6 @@
 
 from chainer import backend
 from chainer.function_node import FunctionNode
-from chainer.functions._errors import check_float
 from chainer.functions.activation.log_softmax import _check_axis
 
 
@@ -14,7 +13,6 @@ class Softmax(FunctionNode):
 
     def forward(self, inputs):
         x, = inputs
-        check_float(self, x)
         axis = self._axis = _check_axis(self, x, self.axis)
         self.retain_outputs((0,))
         if x.size == 0:

@@ -13,6 +13,7 @@ import numpy
 import chainer
 from chainer import backend
 from chainer.function_node import FunctionNode
+from chainer.functions._errors import expr_bool_error
 from chainer.functions.loss._util import (check_reduce,
                                           log_softmax_array)
 
@@ -189,9 +190,7 @@ def _check_types(x, t, soft):
             t.ndim == x.ndim - 1 and x.shape[0] == t.shape[0] and \
             x.shape[2:] == t.shape[1:]
     if not ok:
-        raise RuntimeError(
-            'An Expr instance cannot be evaluated as bool. Please use '
-            'chainer.utils.type_check.eval() to evaluate an expression.')
+        raise expr_bool_error()
 
 
 def _check_labels(func, t, n_class, ignore_label):
