@@ -1,7 +1,6 @@
 """``F.bias``: adds ``y`` to ``x`` broadcast from a given axis."""
 
-from chainer.functions._errors import (check_floats, invalid_type,
-                                       names_bad_arguments)
+from chainer.functions._errors import check_floats, names_bad_arguments
 
 
 def _expand_from_axis(func, x, y, axis):
@@ -14,13 +13,7 @@ def _expand_from_axis(func, x, y, axis):
     if axis < 0:
         axis += len(x_shape)
     end = axis + len(y_shape)
-    if not (0 <= axis and end <= len(x_shape) and
-            all(ys == 1 or ys == xs
-                for ys, xs in zip(y_shape, x_shape[axis:end]))):
-        raise invalid_type(
-            func, 'y.shape == x.shape[axis:axis + y.ndim]',
-            'x.shape = {}, y.shape = {}, axis = {}'.format(
-                x_shape, y_shape, axis), assertion=True)
+    # a y that does not fit fails in broadcast_to, with Chainer's message
     shape = (1,) * axis + y_shape + (1,) * (len(x_shape) - end)
     return broadcast_to(reshape(y, shape), x_shape)
 
