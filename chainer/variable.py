@@ -256,9 +256,8 @@ class Variable:
                 raise ValueError(
                     'volatile argument is not supported anymore. '
                     'Use chainer.using_config')
-            raise TypeError(
-                'Variable() got unexpected keyword argument(s): {}'.format(
-                    ', '.join(sorted(kwargs))))
+            from chainer.utils.argument import unexpected_error
+            raise unexpected_error('__init__', kwargs)  # Chainer's text
         if data is not None and not isinstance(data, _array_types()):
             msg = ('Variable: data must be a numpy or cupy array (or None), '
                    'but got {}'.format(type(data).__name__))
@@ -881,8 +880,9 @@ class Parameter(Variable):
         from chainer import initializers
         layout = kwargs.pop('layout', None)
         if kwargs:
-            raise TypeError('Parameter() got unexpected keyword argument(s): '
-                            '{}'.format(', '.join(sorted(kwargs))))
+            # Python's own text, as for Chainer's (which takes no kwargs)
+            raise TypeError("Parameter.__init__() got an unexpected keyword "
+                            "argument '{}'".format(next(iter(kwargs))))
         if layout is not None:
             raise ValueError('Parameter: only the standard layout is '
                              'supported')

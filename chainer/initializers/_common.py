@@ -24,8 +24,8 @@ def pop_rng(name, kwargs):
     ``numpy.random`` / ``cupy.random``)."""
     rng = kwargs.pop('rng', None)
     if kwargs:
-        raise TypeError('{}() got unexpected keyword argument(s): {}'.format(
-            name, ', '.join(sorted(kwargs))))
+        from chainer.utils.argument import unexpected_error
+        raise unexpected_error('__init__', kwargs)  # Chainer's text
     return rng
 
 

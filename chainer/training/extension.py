@@ -77,9 +77,8 @@ def make_extension(trigger=None, default_name=None, priority=None,
             'invoke_before_training has been removed since Chainer v2.0.0. '
             'Use initializer= instead.')
     if kwargs:
-        raise TypeError(
-            'make_extension() got unexpected keyword argument(s) {}'.format(
-                ', '.join(repr(k) for k in kwargs)))
+        from chainer.utils import argument  # Chainer's text
+        raise argument.unexpected_error('assert_kwargs_empty', kwargs)
     if trigger is None:
         trigger = Extension.trigger
     if priority is None:

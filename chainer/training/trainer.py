@@ -12,6 +12,7 @@ from chainer import serializer as serializer_module
 from chainer.training import extension as extension_module
 from chainer.training import trigger as trigger_module
 from chainer.training import util
+from chainer.utils import argument
 
 
 class _ExtensionEntry:
@@ -103,10 +104,8 @@ class Trainer:
             raise ValueError(
                 'invoke_before_training has been removed since Chainer '
                 'v2.0.0. Use initializer= instead.')
-        if kwargs:
-            raise TypeError(
-                'extend() got unexpected keyword argument(s) {}'.format(
-                    ', '.join(repr(k) for k in kwargs)))
+        if kwargs:  # Chainer's text
+            raise argument.unexpected_error('assert_kwargs_empty', kwargs)
         if name is None:
             name = getattr(extension, 'name', None)
             if name is None:

@@ -14,6 +14,15 @@ def _caller_name(depth=2):
         del frame
 
 
+def unexpected_error(name, kwargs):
+    """Chainer's TypeError for the unexpected arguments in ``kwargs``:
+    ``name`` is the function that Chainer's message names (the one that
+    called its ``parse_kwargs``, e.g. ``'__init__'``)."""
+    err = _unexpected_error(name, kwargs)
+    err.chainer_text = True  # kept as it is by names_bad_arguments
+    return err
+
+
 def _unexpected_error(name, kwargs):
     return TypeError('{}() got unexpected keyword argument(s) {}'.format(
         name, ', '.join("'{}'".format(k) for k in sorted(kwargs))))

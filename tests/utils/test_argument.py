@@ -39,3 +39,43 @@ def test_assert_kwargs_empty():
         argument.assert_kwargs_empty({'y': 1, 'x': 2})
     assert str(info.value) == \
         "assert_kwargs_empty() got unexpected keyword argument(s) 'x', 'y'"
+
+
+def _texts_cases():
+    import numpy
+    import chainer
+    import chainer.functions as F
+    import chainer.links as L
+    from chainer import training
+    from chainer.training import extensions
+    it = chainer.iterators.SerialIterator([1, 2], 1)
+    x = numpy.ones((2, 3), numpy.float32)
+    return [
+        (lambda: chainer.Variable(x, foo=1, bar=2), '__init__',
+         "'bar', 'foo'"),
+        (lambda: chainer.initializers.Normal(foo=1), '__init__', "'foo'"),
+        (lambda: extensions.LogReport(foo=1), '__init__', "'foo'"),
+        (lambda: extensions.Evaluator(it, L.Linear(1, 1), foo=1), '__init__',
+         "'foo'"),
+        (lambda: training.make_extension(foo=1), 'assert_kwargs_empty',
+         "'foo'"),
+        (lambda: L.NStepLSTM(1, 2, 2, 0.0, foo=1), 'assert_kwargs_empty',
+         "'foo'"),
+        (lambda: F.n_step_lstm(1, 0.0, None, None, None, None, [x], foo=1),
+         'assert_kwargs_empty', "'foo'"),
+    ]
+
+
+def test_unexpected_kwargs_texts_are_chainers():
+    # Chainer 7.8.1 names the function that called its parse_kwargs
+    # (__init__) or assert_kwargs_empty, and lists the sorted keys' reprs.
+    import chainer
+    for call, caller, keys in _texts_cases():
+        with pytest.raises(TypeError) as e:
+            call()
+        assert str(e.value) == (
+            '{}() got unexpected keyword argument(s) {}'.format(caller, keys))
+    with pytest.raises(TypeError) as e:
+        chainer.Parameter(foo=1)
+    assert str(e.value) == ("Parameter.__init__() got an unexpected keyword "
+                            "argument 'foo'")

@@ -15,6 +15,7 @@ from chainer.functions.activation.tanh import tanh
 from chainer.functions.array.concat import concat
 from chainer.functions.array.stack import stack
 from chainer.functions.connection.linear import linear
+from chainer.utils import argument
 from chainer.variable import Variable
 from chainer.functions._errors import names_bad_arguments
 
@@ -24,9 +25,8 @@ def _check_kwargs(func_name, kwargs):
         if name in kwargs:
             raise ValueError('{} argument is not supported anymore. Use '
                              'chainer.using_config'.format(name))
-    if kwargs:
-        raise TypeError('{}() got unexpected keyword argument(s) {}'.format(
-            func_name, ', '.join(repr(k) for k in kwargs)))
+    if kwargs:  # Chainer's text
+        raise argument.unexpected_error('assert_kwargs_empty', kwargs)
 
 
 def _array(x):

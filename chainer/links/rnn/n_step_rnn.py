@@ -18,6 +18,7 @@ from chainer.functions.array.permutate import permutate
 from chainer.functions.array.transpose_sequence import transpose_sequence
 from chainer.functions.rnn import n_step_rnn as rnn
 from chainer.initializers import normal
+from chainer.utils import argument
 
 
 def argsort_list_descent(lst):
@@ -42,9 +43,8 @@ def _reject_kwargs(name, kwargs, removed):
     for key, msg in removed:
         if key in kwargs:
             raise ValueError(msg)
-    if kwargs:
-        raise TypeError('{}() got unexpected keyword argument(s) {}'.format(
-            name, ', '.join(repr(k) for k in kwargs)))
+    if kwargs:  # Chainer's text
+        raise argument.unexpected_error('assert_kwargs_empty', kwargs)
 
 
 class NStepRNNBase(link.ChainList):
@@ -143,10 +143,8 @@ class NStepRNNBase(link.ChainList):
         if 'train' in kwargs:
             raise ValueError('train argument is not supported anymore. Use '
                              'chainer.using_config')
-        if kwargs:
-            raise TypeError('{}.forward() got unexpected keyword argument(s) '
-                            '{}'.format(type(self).__name__,
-                                        ', '.join(repr(k) for k in kwargs)))
+        if kwargs:  # Chainer's text
+            raise argument.unexpected_error('assert_kwargs_empty', kwargs)
         if not isinstance(xs, (list, tuple)):
             raise TypeError('{}: xs must be a list of sequences, got '
                             '{}'.format(type(self).__name__,

@@ -8,6 +8,7 @@ from chainer.functions.activation.tanh import tanh
 from chainer.functions.noise.zoneout import zoneout
 from chainer.links.connection.linear import Linear
 from chainer.links.rnn.lstm import _check_state, _split_gates
+from chainer.utils import argument
 
 
 class StatefulZoneoutLSTM(link.Chain):
@@ -43,10 +44,8 @@ class StatefulZoneoutLSTM(link.Chain):
         if 'train' in kwargs:
             raise ValueError('train argument is not supported anymore. Use '
                              'chainer.using_config')
-        if kwargs:
-            raise TypeError(
-                'StatefulZoneoutLSTM() got unexpected keyword argument(s) '
-                '{}'.format(', '.join(repr(k) for k in kwargs)))
+        if kwargs:  # Chainer's text
+            raise argument.unexpected_error('assert_kwargs_empty', kwargs)
         super().__init__()
         self.state_size = out_size
         self.c_ratio = c_ratio

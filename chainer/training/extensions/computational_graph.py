@@ -7,6 +7,7 @@ from chainer import computational_graph
 from chainer import configuration
 from chainer import variable
 from chainer.training import extension
+from chainer.utils import argument
 from chainer.training.extensions import log_report
 
 
@@ -52,9 +53,8 @@ class DumpGraph(extension.Extension):
                  function_style=None, **kwargs):
         out_name = kwargs.pop('out_name', 'cg.dot')
         if kwargs:
-            raise TypeError(
-                'DumpGraph() got unexpected keyword argument(s) {}'.format(
-                    ', '.join(repr(k) for k in kwargs)))
+            # Chainer's text (its parse_kwargs names __init__)
+            raise argument.unexpected_error('__init__', kwargs)
         self._root_name = root_name
         self._filename = out_name if filename is None else filename
         self._variable_style = 'default' if variable_style is None \

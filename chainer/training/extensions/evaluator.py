@@ -12,6 +12,7 @@ from chainer import reporter as reporter_module
 from chainer.dataset import convert
 from chainer.training import extension
 from chainer.training.extensions import util
+from chainer.utils import argument
 from chainer.training.updaters import standard_updater
 
 
@@ -41,9 +42,8 @@ class Evaluator(extension.Extension):
                  device=None, eval_hook=None, eval_func=None, **kwargs):
         progress_bar = kwargs.pop('progress_bar', False)
         if kwargs:
-            raise TypeError(
-                'Evaluator() got unexpected keyword argument(s) {}'.format(
-                    ', '.join(repr(k) for k in kwargs)))
+            # Chainer's text (its parse_kwargs names __init__)
+            raise argument.unexpected_error('__init__', kwargs)
         if device is not None:
             device = backend.get_device(device)
         if not isinstance(iterator, dict):

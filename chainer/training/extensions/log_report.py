@@ -9,6 +9,7 @@ from chainer import reporter
 from chainer import serializer as serializer_module
 from chainer.training import extension
 from chainer.training import trigger as trigger_module
+from chainer.utils import argument
 from chainer.utils._atomic import atomic_path
 
 
@@ -43,9 +44,8 @@ class LogReport(extension.Extension):
                  filename=None, **kwargs):
         log_name = kwargs.pop('log_name', 'log')
         if kwargs:
-            raise TypeError(
-                'LogReport() got unexpected keyword argument(s) {}'.format(
-                    ', '.join(repr(k) for k in kwargs)))
+            # Chainer's text (its parse_kwargs names __init__)
+            raise argument.unexpected_error('__init__', kwargs)
         self._keys = keys
         self._trigger = trigger_module.get_trigger(trigger)
         self._postprocess = postprocess

@@ -8,6 +8,7 @@ from chainer import serializer as serializer_module
 from chainer.training import extension
 from chainer.training import trigger as trigger_module
 from chainer.training.extensions import _plot
+from chainer.utils import argument
 
 
 class PlotReport(extension.Extension):
@@ -35,9 +36,8 @@ class PlotReport(extension.Extension):
                  **kwargs):
         file_name = kwargs.pop('file_name', 'plot.png')
         if kwargs:
-            raise TypeError(
-                'PlotReport() got unexpected keyword argument(s) {}'.format(
-                    ', '.join(repr(k) for k in kwargs)))
+            # Chainer's text (its parse_kwargs names __init__)
+            raise argument.unexpected_error('__init__', kwargs)
         if isinstance(y_keys, str):
             y_keys = y_keys,
         self._x_key = x_key

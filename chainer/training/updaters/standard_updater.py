@@ -3,6 +3,7 @@
 from chainer import backend
 from chainer.dataset import convert
 from chainer.training import _updater
+from chainer.utils import argument
 
 
 def _legacy_device(device):
@@ -66,9 +67,8 @@ class StandardUpdater(_updater.Updater):
                  auto_new_epoch=True, **kwargs):
         input_device = kwargs.pop('input_device', None)
         if kwargs:
-            raise TypeError(
-                'StandardUpdater() got unexpected keyword argument(s) '
-                '{}'.format(', '.join(repr(k) for k in kwargs)))
+            # Chainer's text (its parse_kwargs names __init__)
+            raise argument.unexpected_error('__init__', kwargs)
         if device is not None:
             device = backend.get_device(device)
         if input_device is not None:
