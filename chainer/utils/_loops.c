@@ -13,6 +13,12 @@
  * with a temporary).  They round differently from NumPy's formulas, within
  * float tolerance.
  *
+ * winograd_input, winograd_output and winograd_grad make the operands of
+ * Winograd F(2x2, 3x3) convolutions (chainer.functions.connection.
+ * _winograd) and take the results back: sums and differences of tiles,
+ * whose rounding differs from a direct convolution's within float
+ * tolerance, the same bits from run to run.
+ *
  * They see the arrays through the buffer protocol only (no NumPy headers,
  * so one build serves every NumPy).  chainer.utils.conv_nd and
  * chainer.functions.normalization.batch_normalization use them when this
@@ -24,6 +30,7 @@
 #include <pythread.h>
 #include <stdint.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define MAX_AXES 32
@@ -966,6 +973,470 @@ bn_backward(PyObject *self, PyObject *args)
     return bn_run(bn_backward_range, &job, b, 8);
 }
 
+/* ---- Winograd F(2x2, 3x3): the tile transforms of a 3x3 convolution of
+ * stride 1 --------------------------------------------------------------
+ *
+ * A 2x2 output tile is A^T [(G g G^T) . (B^T d B)] A for the 4x4 input
+ * tile d under it and a 3x3 filter g (Lavin and Gray, 2016): 16 products
+ * per tile and channel pair instead of 36.  The products are 16 GEMMs in
+ * NumPy, one per position p = 4 i + j of the 4x4 tile; these loops make
+ * their operands.  Tiles are numbered (sample, tile row, tile column); a
+ * tile array is (16, channels, tiles), each position's (channels, tiles)
+ * block C-contiguous, so that a GEMM row is one channel's tiles (the
+ * blocks may lie further apart: see ps).  The loops work plane by plane:
+ * a plane's rows are first split into even and odd columns (zeros outside
+ * the image), so that the tile loops below read and write unit-stride
+ * runs, which the compiler vectorizes over the tiles of a row. */
+
+/* Pointers that the loops below never reach through another, so that the
+ * compiler vectorizes without checking (every C compiler we know takes
+ * this spelling). */
+#define RESTRICT __restrict
+
+typedef struct {
+    Py_ssize_t b, c, h, w;          /* the image (b, c, h, w) */
+    Py_ssize_t sb, sc, sh, sw;      /* its strides, in items */
+    Py_ssize_t ph, pw;              /* its padding (input tiles only) */
+    Py_ssize_t th, tw;              /* tiles along each axis */
+    Py_ssize_t ps;                  /* items from one tile position to the
+                                     * next in the tile array */
+} wino;
+
+/* e[k] = row[2 k + first], o[k] = row[2 k + first + 1] for k < n, zeros
+ * outside [0, w); a row y outside [0, h) is all zeros. */
+#define SPLIT_ROW(T)                                                        \
+static void                                                                 \
+split_row_##T(T *RESTRICT e, T *RESTRICT o, const T *img, Py_ssize_t y,     \
+              Py_ssize_t first, Py_ssize_t n, const wino *g)                \
+{                                                                           \
+    T *half[2] = {e, o};                                                    \
+    for (int s = 0; s < 2; s++) {                                           \
+        T *RESTRICT d = half[s];                                            \
+        Py_ssize_t lo = 0, hi = 0, sw = g->sw;                              \
+        if (y >= 0 && y < g->h) {                                           \
+            inside(first + s, 2, n, g->w, &lo, &hi);                        \
+        }                                                                   \
+        for (Py_ssize_t k = 0; k < lo; k++) {                               \
+            d[k] = 0;                                                       \
+        }                                                                   \
+        if (lo < hi) {  /* the image's columns 2 k + first + s */           \
+            const T *RESTRICT row = img + y * g->sh +                       \
+                (2 * lo + first + s) * sw;                                  \
+            if (sw == 1) {                                                  \
+                for (Py_ssize_t k = 0; k < hi - lo; k++) {                  \
+                    d[lo + k] = row[2 * k];                                 \
+                }                                                           \
+            } else {                                                        \
+                for (Py_ssize_t k = 0; k < hi - lo; k++) {                  \
+                    d[lo + k] = row[2 * k * sw];                            \
+                }                                                           \
+            }                                                               \
+        }                                                                   \
+        for (Py_ssize_t k = hi; k < n; k++) {                               \
+            d[k] = 0;                                                       \
+        }                                                                   \
+    }                                                                       \
+}
+
+/* Row i of B^T d B for a row of n tiles, given row i of B^T d as a + s b
+ * (s = 1 or -1, so exactly a + b or a - b) for two rows a and b of the
+ * image, split into even (ea, eb) and odd (oa, ob) columns.  (The loops
+ * that vectorize take their arrays as restrict parameters: GCC 12 ignores
+ * the restrict of local pointers and gives up on the aliasing.) */
+#define ROW_TILES(T)                                                        \
+static void                                                                 \
+row_tiles_##T(T *RESTRICT v0, T *RESTRICT v1, T *RESTRICT v2,               \
+              T *RESTRICT v3, const T *RESTRICT ea, const T *RESTRICT oa,   \
+              const T *RESTRICT eb, const T *RESTRICT ob, T s,              \
+              Py_ssize_t n)                                                 \
+{                                                                           \
+    for (Py_ssize_t k = 0; k < n; k++) {                                    \
+        T t0 = ea[k] + s * eb[k], t1 = oa[k] + s * ob[k];                   \
+        T t2 = ea[k + 1] + s * eb[k + 1], t3 = oa[k + 1] + s * ob[k + 1];   \
+        v0[k] = t0 - t2;                                                    \
+        v1[k] = t1 + t2;                                                    \
+        v2[k] = t2 - t1;                                                    \
+        v3[k] = t1 - t3;                                                    \
+    }                                                                       \
+}
+
+/* The four outputs (A^T m A) of n tiles m, position p of tile k at
+ * m[p ps + k]. */
+#define AT4(T)                                                              \
+static void                                                                 \
+at4_##T(T *RESTRICT y00, T *RESTRICT y01, T *RESTRICT y10,                  \
+        T *RESTRICT y11, const T *RESTRICT m, Py_ssize_t ps, Py_ssize_t n)  \
+{                                                                           \
+    for (Py_ssize_t k = 0; k < n; k++) {                                    \
+        T s[4], d[4];  /* A^T m: the two output rows */                     \
+        for (int j = 0; j < 4; j++) {                                       \
+            T m0 = m[j * ps + k], m1 = m[(4 + j) * ps + k];                 \
+            T m2 = m[(8 + j) * ps + k], m3 = m[(12 + j) * ps + k];          \
+            s[j] = m0 + m1 + m2;                                            \
+            d[j] = m1 - m2 - m3;                                            \
+        }                                                                   \
+        y00[k] = s[0] + s[1] + s[2];  /* (A^T m) A */                       \
+        y01[k] = s[1] - s[2] - s[3];                                        \
+        y10[k] = d[0] + d[1] + d[2];                                        \
+        y11[k] = d[1] - d[2] - d[3];                                        \
+    }                                                                       \
+}
+
+/* Rows 1 to 3 of A g for n 2x2 tiles g = ((g00, g01), (g10, g11)) (row 0
+ * is g's first row). */
+#define AG_ROWS(T)                                                          \
+static void                                                                 \
+ag_rows_##T(T *RESTRICT e1, T *RESTRICT f1, T *RESTRICT e2, T *RESTRICT f2, \
+            T *RESTRICT e3, T *RESTRICT f3, const T *RESTRICT g00,          \
+            const T *RESTRICT g01, const T *RESTRICT g10,                   \
+            const T *RESTRICT g11, Py_ssize_t n)                            \
+{                                                                           \
+    for (Py_ssize_t k = 0; k < n; k++) {                                    \
+        e1[k] = g00[k] + g10[k];                                            \
+        f1[k] = g01[k] + g11[k];                                            \
+        e2[k] = g00[k] - g10[k];                                            \
+        f2[k] = g01[k] - g11[k];                                            \
+        e3[k] = -g10[k];                                                    \
+        f3[k] = -g11[k];                                                    \
+    }                                                                       \
+}
+
+/* A row (e, f) of A g times A^T, for n tiles. */
+#define AGA4(T)                                                             \
+static void                                                                 \
+aga4_##T(T *RESTRICT v0, T *RESTRICT v1, T *RESTRICT v2, T *RESTRICT v3,    \
+         const T *RESTRICT e, const T *RESTRICT f, Py_ssize_t n)            \
+{                                                                           \
+    for (Py_ssize_t k = 0; k < n; k++) {                                    \
+        v0[k] = e[k];                                                       \
+        v1[k] = e[k] + f[k];                                                \
+        v2[k] = e[k] - f[k];                                                \
+        v3[k] = -f[k];                                                      \
+    }                                                                       \
+}
+
+/* V (16, c, b th tw) takes B^T d B of every input tile d, channels c0 to
+ * c1 - 1; buf holds 4 (th + 1) (tw + 1) items (a plane split into even
+ * and odd columns, with its padding). */
+#define WINO_IN(T)                                                          \
+static void                                                                 \
+wino_in_##T(T *V, const T *x, const wino *g, Py_ssize_t c0, Py_ssize_t c1,  \
+            T *buf)                                                         \
+{                                                                           \
+    Py_ssize_t th = g->th, tw = g->tw, n = tw + 1, rows = 2 * th + 2;       \
+    Py_ssize_t per = th * tw, ps = g->ps;                                   \
+    T *E = buf, *O = buf + rows * n;                                        \
+    for (Py_ssize_t c = c0; c < c1; c++)                                    \
+    for (Py_ssize_t b = 0; b < g->b; b++) {                                 \
+        const T *img = x + b * g->sb + c * g->sc;                           \
+        for (Py_ssize_t r = 0; r < rows; r++) {                             \
+            split_row_##T(E + r * n, O + r * n, img, r - g->ph, -g->pw, n,  \
+                          g);                                               \
+        }                                                                   \
+        /* rows a and b of the tile and the sign s of row i of B^T d */     \
+        static const int rows_a[4] = {0, 2, 2, 1};                          \
+        static const int rows_b[4] = {2, 1, 1, 3};                          \
+        static const T sign[4] = {-1, 1, -1, -1};                           \
+        for (Py_ssize_t ty = 0; ty < th; ty++)                              \
+        for (int i = 0; i < 4; i++) {                                       \
+            T *v = V + 4 * i * ps + (c * g->b + b) * per + ty * tw;         \
+            Py_ssize_t ra = (2 * ty + rows_a[i]) * n;                       \
+            Py_ssize_t rb = (2 * ty + rows_b[i]) * n;                       \
+            row_tiles_##T(v, v + ps, v + 2 * ps, v + 3 * ps, E + ra,        \
+                          O + ra, E + rb, O + rb, sign[i], tw);             \
+        }                                                                   \
+    }                                                                       \
+}
+
+/* A row of y from the even and odd columns of its tiles (plus a bias). */
+#define PUT_ROW(T)                                                          \
+static void                                                                 \
+put_row_##T(T *RESTRICT row, const T *RESTRICT e, const T *RESTRICT o,      \
+            Py_ssize_t w, const T *bias)                                    \
+{                                                                           \
+    Py_ssize_t k = 0, pairs = w / 2;                                        \
+    if (bias) {                                                             \
+        T b = *bias;                                                        \
+        for (; k < pairs; k++) {                                            \
+            row[2 * k] = e[k] + b;                                          \
+            row[2 * k + 1] = o[k] + b;                                      \
+        }                                                                   \
+        if (w & 1) {                                                        \
+            row[w - 1] = e[k] + b;                                          \
+        }                                                                   \
+        return;                                                             \
+    }                                                                       \
+    for (; k < pairs; k++) {                                                \
+        row[2 * k] = e[k];                                                  \
+        row[2 * k + 1] = o[k];                                              \
+    }                                                                       \
+    if (w & 1) {                                                            \
+        row[w - 1] = e[k];                                                  \
+    }                                                                       \
+}
+
+/* y (b, c, h, w), C-contiguous, takes A^T m A (+ bias) of every tile m of
+ * M (16, c, b th tw), channels c0 to c1 - 1; buf holds 4 th tw items: the
+ * tiles' four outputs along the plane, then put in place row by row. */
+#define WINO_OUT(T)                                                         \
+static void                                                                 \
+wino_out_##T(T *y, const T *M, const T *bias, const wino *g, Py_ssize_t c0, \
+             Py_ssize_t c1, T *buf)                                         \
+{                                                                           \
+    Py_ssize_t th = g->th, tw = g->tw, per = th * tw, ps = g->ps;           \
+    T *y00 = buf, *y01 = buf + per, *y10 = buf + 2 * per;                   \
+    T *y11 = buf + 3 * per;                                                 \
+    for (Py_ssize_t c = c0; c < c1; c++)                                    \
+    for (Py_ssize_t b = 0; b < g->b; b++) {                                 \
+        T *plane = y + (b * g->c + c) * g->h * g->w;                        \
+        at4_##T(y00, y01, y10, y11, M + (c * g->b + b) * per, ps, per);     \
+        const T *bc = bias ? bias + c : NULL;                               \
+        for (Py_ssize_t ty = 0; ty < th; ty++) {                            \
+            put_row_##T(plane + 2 * ty * g->w, y00 + ty * tw,               \
+                        y01 + ty * tw, g->w, bc);                           \
+            if (2 * ty + 1 < g->h) {                                        \
+                put_row_##T(plane + (2 * ty + 1) * g->w, y10 + ty * tw,     \
+                            y11 + ty * tw, g->w, bc);                       \
+            }                                                               \
+        }                                                                   \
+    }                                                                       \
+}
+
+/* dM (16, c, b th tw) takes A g A^T of every 2x2 tile g of gy (b, c, h,
+ * w) (zeros outside it): the gradient of the tile products in the filter
+ * gradient, channels c0 to c1 - 1; buf holds 10 th tw items (the tiles'
+ * four inputs along the plane, then the rows of A g). */
+#define WINO_GY(T)                                                          \
+static void                                                                 \
+wino_gy_##T(T *dM, const T *gy, const wino *g, Py_ssize_t c0,              \
+            Py_ssize_t c1, T *buf)                                          \
+{                                                                           \
+    Py_ssize_t th = g->th, tw = g->tw, per = th * tw, ps = g->ps;           \
+    T *g00 = buf, *g01 = buf + per, *g10 = buf + 2 * per;                   \
+    T *g11 = buf + 3 * per;                                                 \
+    for (Py_ssize_t c = c0; c < c1; c++)                                    \
+    for (Py_ssize_t b = 0; b < g->b; b++) {                                 \
+        const T *img = gy + b * g->sb + c * g->sc;                          \
+        for (Py_ssize_t ty = 0; ty < th; ty++) {                            \
+            Py_ssize_t k = ty * tw;                                         \
+            split_row_##T(g00 + k, g01 + k, img, 2 * ty, 0, tw, g);         \
+            split_row_##T(g10 + k, g11 + k, img, 2 * ty + 1, 0, tw, g);     \
+        }                                                                   \
+        T *r = buf + 4 * per;  /* rows 1 to 3 of A g */                     \
+        ag_rows_##T(r, r + per, r + 2 * per, r + 3 * per, r + 4 * per,      \
+                    r + 5 * per, g00, g01, g10, g11, per);                  \
+        for (int i = 0; i < 4; i++) {  /* (A g) A^T */                      \
+            const T *e = i ? r + 2 * (i - 1) * per : g00;                   \
+            const T *f = i ? e + per : g01;                                 \
+            T *v = dM + 4 * i * ps + (c * g->b + b) * per;                  \
+            aga4_##T(v, v + ps, v + 2 * ps, v + 3 * ps, e, f, per);         \
+        }                                                                   \
+    }                                                                       \
+}
+
+SPLIT_ROW(float)
+SPLIT_ROW(double)
+ROW_TILES(float)
+ROW_TILES(double)
+AT4(float)
+AT4(double)
+AG_ROWS(float)
+AG_ROWS(double)
+AGA4(float)
+AGA4(double)
+WINO_IN(float)
+WINO_IN(double)
+PUT_ROW(float)
+PUT_ROW(double)
+WINO_OUT(float)
+WINO_OUT(double)
+WINO_GY(float)
+WINO_GY(double)
+
+enum { WINO_INPUT, WINO_OUTPUT, WINO_GRAD };
+
+typedef struct {
+    wino g;
+    int op;
+    char kind;
+    void *img, *tiles;
+    const void *bias;
+    int failed;  /* set where a part's scratch could not be allocated */
+} wino_job;
+
+static void
+wino_range(const void *job, Py_ssize_t lo, Py_ssize_t hi)
+{
+    wino_job *j = (wino_job *)job;
+    Py_ssize_t per = j->g.th * j->g.tw, items = j->op == WINO_INPUT ?
+        4 * (j->g.th + 1) * (j->g.tw + 1) :
+        j->op == WINO_OUTPUT ? 4 * per : 10 * per;
+    void *buf = malloc((size_t)items * (j->kind == 'f' ? 4 : 8));
+    if (buf == NULL) {
+        j->failed = 1;
+        return;
+    }
+    if (j->kind == 'f') {
+        if (j->op == WINO_INPUT) {
+            wino_in_float(j->tiles, j->img, &j->g, lo, hi, buf);
+        } else if (j->op == WINO_OUTPUT) {
+            wino_out_float(j->img, j->tiles, j->bias, &j->g, lo, hi, buf);
+        } else {
+            wino_gy_float(j->tiles, j->img, &j->g, lo, hi, buf);
+        }
+    } else {
+        if (j->op == WINO_INPUT) {
+            wino_in_double(j->tiles, j->img, &j->g, lo, hi, buf);
+        } else if (j->op == WINO_OUTPUT) {
+            wino_out_double(j->img, j->tiles, j->bias, &j->g, lo, hi, buf);
+        } else {
+            wino_gy_double(j->tiles, j->img, &j->g, lo, hi, buf);
+        }
+    }
+    free(buf);
+}
+
+/* Runs op over the image img (b, c, h, w) and the tiles (16, c, b th tw)
+ * of one float dtype.  The tiles' (c, b th tw) blocks are C-contiguous,
+ * written (read for WINO_OUTPUT); the image may be strided, read (written
+ * and C-contiguous for WINO_OUTPUT). */
+static PyObject *
+wino_run(int op, PyObject *img_obj, PyObject *tiles_obj, PyObject *bias_obj,
+         Py_ssize_t ph, Py_ssize_t pw, Py_ssize_t th, Py_ssize_t tw,
+         const char *name)
+{
+    Py_buffer img, tiles, bias;
+    int out_img = op == WINO_OUTPUT;
+    wino_job job;
+    memset(&job, 0, sizeof(job));
+    bias.obj = NULL;
+    if (PyObject_GetBuffer(img_obj, &img, PyBUF_FORMAT | (out_img ?
+            PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE : PyBUF_STRIDES))) {
+        return NULL;
+    }
+    if (PyObject_GetBuffer(tiles_obj, &tiles, PyBUF_FORMAT | PyBUF_STRIDES |
+            (out_img ? 0 : PyBUF_WRITABLE))) {
+        PyBuffer_Release(&img);
+        return NULL;
+    }
+    job.kind = float_code(img.format, img.itemsize);
+    if (!job.kind || float_code(tiles.format, tiles.itemsize) != job.kind) {
+        PyErr_Format(PyExc_TypeError, "%s: float32 or float64 arrays of one "
+                     "dtype expected", name);
+        goto fail;
+    }
+    if (bias_obj != Py_None) {
+        if (get_items(bias_obj, &bias, 0, img.ndim == 4 ? img.shape[1] : 0,
+                      job.kind, name)) {
+            goto fail;
+        }
+        job.bias = bias.buf;
+    }
+    wino *g = &job.g;
+    if (img.ndim != 4 || tiles.ndim != 3) {
+        PyErr_Format(PyExc_ValueError, "%s: a 4-d image and 3-d tiles "
+                     "expected", name);
+        goto fail;
+    }
+    for (int i = 0; i < 4; i++) {
+        if (img.strides[i] % img.itemsize) {
+            PyErr_Format(PyExc_ValueError, "%s: unaligned strides", name);
+            goto fail;
+        }
+    }
+    g->b = img.shape[0];
+    g->c = img.shape[1];
+    g->h = img.shape[2];
+    g->w = img.shape[3];
+    g->sb = img.strides[0] / img.itemsize;
+    g->sc = img.strides[1] / img.itemsize;
+    g->sh = img.strides[2] / img.itemsize;
+    g->sw = img.strides[3] / img.itemsize;
+    g->ph = ph;
+    g->pw = pw;
+    g->th = th < 0 ? (g->h + 1) / 2 : th;
+    g->tw = tw < 0 ? (g->w + 1) / 2 : tw;
+    g->ps = tiles.strides[0] / tiles.itemsize;
+    if (tiles.shape[0] != 16 || tiles.shape[1] != g->c ||
+            tiles.shape[2] != g->b * g->th * g->tw || ph < 0 || pw < 0 ||
+            tiles.strides[2] != tiles.itemsize ||
+            tiles.strides[1] != tiles.shape[2] * tiles.itemsize ||
+            tiles.strides[0] % tiles.itemsize ||
+            g->ps < tiles.shape[1] * tiles.shape[2]) {
+        PyErr_Format(PyExc_ValueError, "%s: tiles (16, c, b * th * tw) for "
+                     "an image (b, c, h, w), each (c, b * th * tw) block "
+                     "C-contiguous, expected", name);
+        goto fail;
+    }
+    job.op = op;
+    job.img = img.buf;
+    job.tiles = tiles.buf;
+    if (tiles.len > 0) {
+        Py_BEGIN_ALLOW_THREADS
+        split(wino_range, &job, g->c, (double)tiles.len / tiles.itemsize);
+        Py_END_ALLOW_THREADS
+    }
+    if (job.failed) {
+        PyErr_NoMemory();
+        goto fail;
+    }
+    PyBuffer_Release(&img);
+    PyBuffer_Release(&tiles);
+    if (bias.obj) {
+        PyBuffer_Release(&bias);
+    }
+    Py_RETURN_NONE;
+fail:
+    PyBuffer_Release(&img);
+    PyBuffer_Release(&tiles);
+    if (bias.obj) {
+        PyBuffer_Release(&bias);
+    }
+    return NULL;
+}
+
+static PyObject *
+winograd_input(PyObject *self, PyObject *args)
+{
+    PyObject *tiles, *img;
+    Py_ssize_t ph, pw, th, tw;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OO(nnnn)", &tiles, &img, &ph, &pw, &th,
+                          &tw)) {
+        return NULL;
+    }
+    if (th < 0 || tw < 0) {
+        PyErr_SetString(PyExc_ValueError, "winograd_input: negative tiles");
+        return NULL;
+    }
+    return wino_run(WINO_INPUT, img, tiles, Py_None, ph, pw, th, tw,
+                    "winograd_input");
+}
+
+static PyObject *
+winograd_output(PyObject *self, PyObject *args)
+{
+    PyObject *img, *tiles, *bias;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OOO", &img, &tiles, &bias)) {
+        return NULL;
+    }
+    return wino_run(WINO_OUTPUT, img, tiles, bias, 0, 0, -1, -1,
+                    "winograd_output");
+}
+
+static PyObject *
+winograd_grad(PyObject *self, PyObject *args)
+{
+    PyObject *tiles, *img;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OO", &tiles, &img)) {
+        return NULL;
+    }
+    return wino_run(WINO_GRAD, img, tiles, Py_None, 0, 0, -1, -1,
+                    "winograd_grad");
+}
+
 static PyObject *
 strided_copyto(PyObject *self, PyObject *args)
 {
@@ -996,9 +1467,9 @@ static PyMethodDef methods[] = {
      "(b, c, h, w), becomes the sums of the windows in col (the adjoint of "
      "im2col_2d; float32 or float64)."},
     {"set_threads", set_threads, METH_O,
-     "set_threads(n): im2col_2d, col2im_2d, bn_forward and bn_backward "
-     "split their channels among up to n threads (1 by default; at most "
-     "16); returns the number set."},
+     "set_threads(n): im2col_2d, col2im_2d, bn_forward, bn_backward and "
+     "the winograd_ loops split their channels among up to n threads (1 "
+     "by default; at most 16); returns the number set."},
     {"bn_forward", bn_forward, METH_VARARGS,
      "bn_forward(y, x, n, c, s, gamma, beta, eps, mean, var): batch "
      "normalization of x, C-contiguous (n, c, s), over n and s, into y; "
@@ -1006,6 +1477,20 @@ static PyMethodDef methods[] = {
     {"bn_backward", bn_backward, METH_VARARGS,
      "bn_backward(gx, x, gy, n, c, s, mean, inv_std, gamma, ggamma, gbeta): "
      "the gradients of bn_forward; the (c,) arrays are float64."},
+    {"winograd_input", winograd_input, METH_VARARGS,
+     "winograd_input(V, x, (ph, pw, th, tw)): V (16, c, b * th * tw), its "
+     "(c, b * th * tw) blocks C-contiguous, takes B^T d B of the 4x4 "
+     "input tiles d of x (b, c, h, w) "
+     "padded by ph and pw (tile (ty, tx) starts at row 2 ty - ph, column "
+     "2 tx - pw; zeros outside x; float32 or float64)."},
+    {"winograd_output", winograd_output, METH_VARARGS,
+     "winograd_output(y, M, bias): y, C-contiguous (b, c, h, w), takes A^T "
+     "m A (plus bias[c] unless bias is None) of the 4x4 tiles m of M (16, "
+     "c, b * ceil(h / 2) * ceil(w / 2)), its (c, ...) blocks C-contiguous."},
+    {"winograd_grad", winograd_grad, METH_VARARGS,
+     "winograd_grad(dM, gy): dM (16, c, b * ceil(h / 2) * ceil(w / 2)), "
+     "its (c, ...) blocks C-contiguous, takes A g A^T of the 2x2 tiles g "
+     "of gy (b, c, h, w) (zeros outside it)."},
     {NULL, NULL, 0, NULL}
 };
 

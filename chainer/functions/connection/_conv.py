@@ -20,6 +20,7 @@ import numpy
 import chainer
 from chainer import backend
 from chainer.functions._errors import invalid_type
+from chainer.functions.connection import _winograd
 from chainer.utils import get_conv_outsize
 from chainer.utils import conv_nd
 from chainer.utils.conv_nd import as_tuple, col2im_add, im2col_view
@@ -175,6 +176,8 @@ def _add_bias(y, b):
 def _conv_plain(x, W, b, stride, pad, dilate, cover_all, outs):
     """``y[n, o, p] = sum_k W[o, k] col[n, k, p] (+ b[o])``, one GEMM per
     chunk of samples."""
+    if _winograd.applies(x, W.shape[0], W.shape[2:], stride, pad, dilate):
+        return _winograd.conv(x, W, b, pad)
     xp = backend.get_array_module(x)
     n, out_c = x.shape[0], W.shape[0]
     windows = _Windows(x, W.shape[2:], stride, pad, dilate, cover_all, outs)
@@ -211,6 +214,9 @@ def _grad_w_plain(x, gy, ksize, stride, pad, dilate):
     gWT = tmp = None
     if x.shape[0] == 0:
         return xp.zeros((out_c, x.shape[1]) + tuple(ksize), x.dtype)
+    if _winograd.applies(x, out_c, ksize, stride, pad, dilate) and \
+            _winograd.grad_w_pays(x.shape[1], out_c):
+        return _winograd.grad_w(x, gy, pad)
     for s, e, col in _Windows(x, ksize, stride, pad, dilate, False,
                               gy.shape[2:]):
         g = _batch_inner(xp, gy, s, e)
@@ -228,6 +234,12 @@ def _grad_w_plain(x, gy, ksize, stride, pad, dilate):
 def _deconv_plain(x, W, b, stride, pad, outsize, dilate):
     """The adjoint of :func:`_conv_plain` in ``x``: per chunk, the windows
     ``W^T x`` summed back onto the image."""
+    pad_c = tuple(2 - p for p in pad)  # of the equivalent convolution
+    if _winograd.applies(x, W.shape[1], W.shape[2:], stride, pad_c,
+                         dilate) and \
+            tuple(outsize) == tuple(d - 2 + 2 * p for d, p in
+                                    zip(x.shape[2:], pad_c)):
+        return _winograd.deconv(x, W, b, pad)
     xp = backend.get_array_module(x)
     nd = x.ndim - 2
     n, in_c = x.shape[:2]

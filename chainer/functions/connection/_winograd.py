@@ -1,0 +1,171 @@
+"""Winograd F(2x2, 3x3): 3x3 convolutions of stride 1 in fewer products.
+
+A 2x2 tile of the output is ``A^T [(G g G^T) * (B^T d B)] A`` for the 4x4
+input tile ``d`` under it and the 3x3 filter ``g`` (Lavin and Gray, "Fast
+Algorithms for Convolutional Neural Networks", 2016): 16 products per tile
+and channel pair where im2col takes 36.  Summed over the input channels,
+the products are 16 GEMMs, one per position of the 4x4 tile, of
+``(out_c, c) @ (c, tiles)``.  The C loops (``chainer.utils._loops``) make
+the tiles; the filter transforms are small and stay in NumPy (float64).
+
+The input gradient of such a convolution is one too (the filter flipped
+and its channels swapped, the padding ``2 - pad``), and the filter
+gradient is ``G^T [sum over tiles of (A gy A^T) * (B^T d B)] G``: the same
+input tiles, and 16 GEMMs of ``(out_c, tiles) @ (tiles, c)``.
+
+Without the C loops, or where it does not pay (below), the im2col path of
+``_conv`` runs instead.  Tiles of a whole chunk of samples go through
+memory (4 times the image, each way); smaller chunks, to stay in the
+cache, measured slower (the 16 GEMMs per chunk wait for BLAS's threads).
+"""
+
+import numpy
+
+from chainer.functions.connection import _conv
+from chainer.utils import conv_nd
+
+# G of the filter transform U = G g G^T (and of its adjoint G^T dU G).
+_G = numpy.array([[1, 0, 0], [.5, .5, .5], [.5, -.5, .5], [0, 0, 1]])
+
+
+# Where it pays, measured on 2 shared cores against the im2col path
+# (float32; batch, in and out channels, size; medians of alternating
+# runs): the ResNet block's 32/64/64/32x32 forward 17.1 -> 12.7 ms and
+# input gradient 16.0 -> 12.2 ms; 32/128/128/16x16 13.4 -> 9.6 ms and
+# 16/256/256/16x16 20.5 -> 16.1 ms.  It loses with few channels (3 in:
+# 1.1 -> 3.9 ms, the tile transforms outweigh GEMMs of 3 rows) and with
+# few tiles (1/64/64/32x32: 0.5 -> 0.7 ms, 8/256/256/8x8: 2.9 -> 5.5 ms:
+# 16 small GEMMs, and the filter transform not paid back); 8/128/128/16x16
+# (512 tiles) is a tie.  The filter gradient transforms both x and gy, 4
+# times their size each: it pays only with many channels (32/64/64/32x32
+# 17.2 -> 18.3 ms, 32/16/16/32x32 2.8 -> 3.7 ms, but 32/128/128/16x16
+# 13.0 -> 11.4 ms and 16/256/256/16x16 22.4 -> 16.4 ms).
+MIN_CHANNELS = 16
+MIN_TILES = 1024
+GRAD_W_MIN_CHANNELS = 128
+
+
+def applies(x, out_c, ksize, stride, pad, dilate):
+    """Whether a convolution of ``x`` (groups 1) into ``out_c`` channels
+    runs as Winograd: a NumPy float32 or float64 image, the C loops built,
+    a 3x3 filter, stride and dilation 1, pads 0 to 2, and enough channels
+    and 2x2 output tiles (see above)."""
+    if not (conv_nd._loops is not None and type(x) is numpy.ndarray and
+            x.ndim == 4 and x.dtype.char in 'fd' and x.dtype.isnative and
+            tuple(ksize) == (3, 3) and tuple(stride) == (1, 1) and
+            tuple(dilate) == (1, 1) and all(0 <= p <= 2 for p in pad)):
+        return False
+    n, c, h, w = x.shape
+    th, tw = _tiles((h + 2 * pad[0] - 2, w + 2 * pad[1] - 2))
+    return (th > 0 and tw > 0 and min(c, out_c) >= MIN_CHANNELS and
+            n * th * tw >= MIN_TILES)
+
+
+def grad_w_pays(c, out_c):
+    """Whether a filter gradient that :func:`applies` should run as
+    Winograd too (see above)."""
+    return min(c, out_c) >= GRAD_W_MIN_CHANNELS
+
+
+def _tiles(dims):
+    return tuple((d + 1) // 2 for d in dims)
+
+
+def _stride(rows, cols, itemsize):
+    """Items from one tile position's ``(rows, cols)`` block to the next.
+    A block of a multiple of 4 KiB would put the 16 positions of a tile in
+    one set of the L1 cache, and the C loops write (or read) all 16 at once:
+    measured, the input tiles of the ResNet block took 33 ms so, and 5 ms
+    with the blocks 64 bytes further apart (one cache line more)."""
+    size = -(-rows * cols * itemsize // 4096) * 4096 + 64
+    return size // itemsize
+
+
+def _blocks(buf, start, rows, cols):
+    """A ``(16, rows, cols)`` view of ``buf`` from ``start``, each block
+    C-contiguous and :func:`_stride` items after the previous one."""
+    ps = _stride(rows, cols, buf.itemsize)
+    return buf[start:start + 16 * ps].reshape(16, ps)[:, :rows * cols] \
+        .reshape(16, rows, cols)
+
+
+def _chunked(x, out_c, tiles):
+    """``(s, e, V, M)`` for each chunk of samples ``s .. e - 1``: views of
+    one buffer (``_conv``'s pool, so it stays mapped from call to call)
+    for the input tiles ``V (16, c, t)`` and the output side ``M (16,
+    out_c, t)`` of ``t`` tiles."""
+    n, c = x.shape[:2]
+    per = tiles[0] * tiles[1]
+    step = _conv._chunk(numpy, n, 16 * per * (c + out_c) * x.itemsize)
+    size = 16 * (_stride(c, per * step, x.itemsize) +
+                 _stride(out_c, per * step, x.itemsize))
+    buf = _conv._buffer(numpy, size, x.dtype)
+    for s in range(0, n, step):
+        e = min(n, s + step)
+        t = (e - s) * per
+        V = _blocks(buf, 0, c, t)
+        yield s, e, V, _blocks(buf, 16 * _stride(c, t, x.itemsize), out_c, t)
+    _conv._give_back(buf)
+
+
+def _filter_tiles(W, dtype):
+    """``U[4 i + j] = (G g G^T)[i, j]`` for every filter ``g`` of ``W``
+    (``(out_c, c, 3, 3)``), as a ``(16, out_c, c)`` array: two GEMMs in
+    float64 (0.17 ms for 64x64 filters, where the broadcast
+    ``G @ W @ G^T`` took 0.7 ms)."""
+    out_c, c = W.shape[:2]
+    t = W.reshape(-1, 3).astype(numpy.float64) @ _G.T  # ((o, c, k), j)
+    t = t.reshape(-1, 3, 4).transpose(1, 0, 2).reshape(3, -1)
+    U = (_G @ t).reshape(4, out_c, c, 4).transpose(0, 3, 1, 2)
+    return numpy.ascontiguousarray(U, dtype).reshape(16, out_c, c)
+
+
+def conv(x, W, b, pad):
+    """``convolution_2d(x, W, b, pad=pad)`` for a case that
+    :func:`applies`."""
+    n, c, h, w = x.shape
+    out_c = W.shape[0]
+    outs = (h + 2 * pad[0] - 2, w + 2 * pad[1] - 2)
+    th, tw = _tiles(outs)
+    U = _filter_tiles(W, x.dtype)
+    y = numpy.empty((n, out_c) + outs, x.dtype)
+    if b is not None:
+        b = numpy.ascontiguousarray(b, x.dtype)
+    for s, e, V, M in _chunked(x, out_c, (th, tw)):
+        conv_nd._loops.winograd_input(V, x[s:e], tuple(pad) + (th, tw))
+        for p in range(16):
+            numpy.matmul(U[p], V[p], out=M[p])
+        conv_nd._loops.winograd_output(y[s:e], M, b)
+    return y
+
+
+def deconv(x, W, b, pad):
+    """``deconvolution_2d(x, W, b, pad=pad)`` (stride 1), as the
+    convolution with the filter flipped and its axes swapped."""
+    Wc = W.transpose(1, 0, 2, 3)[:, :, ::-1, ::-1]
+    return conv(x, Wc, b, tuple(2 - p for p in pad))
+
+
+def grad_w(x, gy, pad):
+    """The filter gradient of :func:`conv`: ``G^T dU G`` with ``dU[p] =
+    sum over tiles of (A gy A^T)[p] (B^T d B)[p]``."""
+    n, c = x.shape[:2]
+    out_c = gy.shape[1]
+    th, tw = _tiles(gy.shape[2:])
+    dU = numpy.empty((16, out_c, c), x.dtype)
+    tmp = None
+    for s, e, V, dM in _chunked(x, out_c, (th, tw)):
+        conv_nd._loops.winograd_input(V, x[s:e], tuple(pad) + (th, tw))
+        conv_nd._loops.winograd_grad(dM, gy[s:e])
+        for p in range(16):
+            if s == 0:
+                numpy.matmul(dM[p], V[p].T, out=dU[p])
+            else:
+                if tmp is None:
+                    tmp = numpy.empty((out_c, c), x.dtype)
+                numpy.matmul(dM[p], V[p].T, out=tmp)
+                dU[p] += tmp
+    # gW = G^T dU G for each (out_c, c) pair, in float64 as U
+    t = _G.T @ dU.reshape(4, -1).astype(numpy.float64)  # (3, (4, o, c))
+    t = t.reshape(3, 4, -1).transpose(2, 0, 1).reshape(-1, 4) @ _G
+    return t.astype(x.dtype).reshape(out_c, c, 3, 3)
