@@ -532,7 +532,15 @@ class GradientMethod(Optimizer):
         With ``lossfun``, it first clears the gradients, computes
         ``loss = lossfun(*args, **kwds)`` and runs ``loss.backward()``.
         """
-        self._check_set_up()
+        if self.target is None:
+            # Chainer meets the missing target as an attribute of None
+            # (after running lossfun): its AttributeError, word for word
+            if lossfun is not None:
+                lossfun(*args, **kwds)
+            raise AttributeError(
+                "'NoneType' object has no attribute '{}'".format(
+                    'namedparams' if lossfun is None else
+                    'cleargrads' if self._use_cleargrads else 'zerograds'))
         if lossfun is not None:
             loss = lossfun(*args, **kwds)
             if self._use_cleargrads:

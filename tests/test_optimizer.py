@@ -151,9 +151,9 @@ def test_optimizer_class_attributes():
 def test_setup():
     model = Model()
     opt = optimizers.SGD()
-    with pytest.raises(RuntimeError, match='setup'):
+    with pytest.raises(AttributeError, match='namedparams'):  # as Chainer
         opt.update()
-    with pytest.raises(RuntimeError):
+    with pytest.raises(RuntimeError, match='setup'):
         opt.add_hook(optimizer_hooks.WeightDecay(0.1))
     assert opt.setup(model) is opt and opt.target is model
     assert all(isinstance(p.update_rule, optimizers.sgd.SGDRule)
@@ -494,3 +494,16 @@ def test_hooks_per_param_and_reallocation_of_cleared_grads():
     opt.add_hook(lambda o: grads.append(net.w.grad), name='look')
     opt.update()
     np.testing.assert_array_equal(grads[0], 0.)
+
+
+def test_update_before_setup_raises_chainers_attribute_error():
+    # Chainer 7.8.1 meets the missing target as an attribute of None
+    opt = chainer.optimizers.SGD()
+    with pytest.raises(AttributeError) as e:
+        opt.update()
+    assert str(e.value) == "'NoneType' object has no attribute 'namedparams'"
+    calls = []
+    with pytest.raises(AttributeError) as e:
+        opt.update(lambda: calls.append(1))
+    assert calls == [1]
+    assert str(e.value) == "'NoneType' object has no attribute 'cleargrads'"
