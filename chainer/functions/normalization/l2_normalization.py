@@ -27,18 +27,21 @@ class NormalizeL2(FunctionNode):
                                                             copy=False),
 
     def backward(self, indexes, grad_outputs):
+        from chainer.functions.math.square import square
+        from chainer.functions.math.sqrt import sqrt
         from chainer.functions.math.sum import sum as _sum
         x, = self.get_retained_inputs()
         gy, = grad_outputs
         axis = self._axes(x.ndim)
-        norm = _sum(x * x, axis, keepdims=True) ** 0.5
-        # Where the norm is 0, x is 0 too, so the second term vanishes: a
-        # safe divisor keeps it from becoming 0/0.
-        zero = (norm.array == 0).astype(x.dtype)
-        denom = norm + self.eps
-        gx = gy / denom - x * _sum(gy * x, axis, keepdims=True) / (
-            (norm + zero) * denom * denom)
-        return gx,
+        # Chainer's formula, step by step (the same rounding):
+        # (gy * norm - (sum(x * gy) / norm_noeps) * x) / norm ** 2
+        norm_noeps = sqrt(_sum(square(x), axis, keepdims=True))
+        norm = norm_noeps + self.eps
+        # Where the norm is 0, x is 0 too, so the sum is 0: a safe divisor
+        # keeps it from becoming 0/0.
+        zero = (norm_noeps.array == 0).astype(x.dtype)
+        x_gy = _sum(x * gy, axis, keepdims=True) / (norm_noeps + zero)
+        return (gy * norm - x_gy * x) / norm ** 2,
 
     def _axes(self, ndim):
         axis = self.axis if isinstance(self.axis, tuple) else (self.axis,)

@@ -45,3 +45,19 @@ def test_errors():
         F.normalize(numpy.ones((3, 2), 'f'), axis=2)
     with pytest.raises(InvalidType, match='dtype.kind == f'):
         F.normalize(numpy.ones((3, 2), 'i'))
+
+
+def test_gradient_rounds_as_chainer():
+    # Chainer 7.8.1's bits (its backward step by step), a zero row included
+    rs = numpy.random.RandomState(0)
+    x = chainer.Variable(rs.randn(3, 4).astype(numpy.float32))
+    x.array[1] = 0
+    y = F.normalize(x)
+    y.grad = rs.randn(3, 4).astype(numpy.float32)
+    y.backward()
+    assert x.grad.tolist() == [
+        [0.08888640254735947, 0.0034093379508703947, 0.056424785405397415,
+         -0.09522395581007004],
+        [149407.921875, -20515.828125, 31306.771484375, -85409.578125],
+        [-1.6903457641601562, 0.47889140248298645, 0.5854460000991821,
+         -0.31317299604415894]]
