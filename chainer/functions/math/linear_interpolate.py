@@ -24,8 +24,9 @@ class LinearInterpolate(FunctionNode):
     def backward(self, indexes, grad_outputs):
         gz, = grad_outputs
         p, x, y = self.get_retained_inputs()
+        # gy as gz - p * gz, as Chainer rounds it
         grads = {0: lambda: gz * (x - y), 1: lambda: gz * p,
-                 2: lambda: gz * (1 - p)}
+                 2: lambda: gz - p * gz}
         return tuple([grads[i]() for i in indexes])
 
 

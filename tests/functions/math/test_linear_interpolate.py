@@ -56,3 +56,17 @@ def test_errors():
     # No broadcasting, as in Chainer.
     with pytest.raises(type_check.InvalidType, match='p.shape == y.shape'):
         F.linear_interpolate(p, p, numpy.ones((2, 2), numpy.float32))
+
+
+def test_gradient_of_y_rounds_as_chainer():
+    # Chainer 7.8.1 computes gz - p * gz (not gz * (1 - p))
+    rs = numpy.random.RandomState(0)
+    p, x, y = (chainer.Variable(rs.randn(8).astype(numpy.float32))
+               for _ in range(3))
+    z = F.linear_interpolate(p, x, y)
+    z.grad = rs.randn(8).astype(numpy.float32)
+    z.backward()
+    assert y.grad.tolist() == [
+        -1.7342116832733154, -0.8723908066749573, 0.0009729154407978058,
+        0.23227515816688538, -1.3297748565673828, 2.9053306579589844,
+        0.007733672857284546, 0.4354001581668854]
