@@ -32,7 +32,10 @@ class Hinge(FunctionNode):
         sign = 1 - 2 * (xp.arange(x.shape[1]) == t[:, None])
         self._sign = sign = sign.astype(x.dtype)
         h = xp.maximum(1 + sign * x, 0)
-        self._active = (h > 0).astype(x.dtype)
+        # d loss / d h for L1: the sign of Chainer's margins with the labels'
+        # negated, +0 where inactive (the + 0 turns -0 into +0, as its
+        # numpy.sign does), so zero gradients carry gy's sign as Chainer's
+        self._g = sign * (h > 0) + 0
         if self.norm == 'L2':
             h = h * h
         if self.reduce == 'mean':
@@ -40,14 +43,15 @@ class Hinge(FunctionNode):
         return h.astype(x.dtype, copy=False),
 
     def backward(self, indexes, grad_outputs):
+        from chainer.functions.activation.relu import relu
         x, = self.get_retained_inputs()
         gy, = grad_outputs
         if self.reduce == 'mean':
-            gy = gy * (1.0 / max(x.shape[0], 1))
-        g = self._sign * self._active
+            gy = gy / max(x.shape[0], 1)  # as Chainer divides
         if self.norm == 'L2':
-            return gy * 2 * (1 + self._sign * x) * g, None
-        return gy * g, None
+            # 2 * gy * (Chainer's margins with the labels' negated)
+            return gy * 2 * (relu(1 + self._sign * x) * self._sign), None
+        return gy * self._g, None
 
 
 def hinge(x, t, norm='L1', reduce='mean'):

@@ -53,3 +53,29 @@ def test_errors():
         F.hinge(x[None], T)
     with pytest.raises(IndexError, match='label 7'):
         F.hinge(x, numpy.array([1, 0, 7], numpy.int32))
+
+
+def test_gradients_round_and_sign_as_chainer():
+    # Chainer 7.8.1: gy / N, gy * sign(margin) with +0 where inactive (so
+    # a zero gradient carries gy's sign), 2 * gy * margin for L2
+    import chainer
+    rs = numpy.random.RandomState(0)
+    x = chainer.Variable(rs.randn(4, 3).astype(numpy.float32))
+    x.array[0, 0] = 2.  # an inactive label entry
+    x2 = chainer.Variable(x.array.copy())
+    t = numpy.array([0, 2, 1, 1], numpy.int32)
+    gy = rs.randn(4, 3).astype(numpy.float32)
+    gy[0, 0] = 0.5
+    y = F.hinge(x, t, reduce='no')
+    y.grad = gy
+    y.backward()
+    inactive = y.array == 0
+    assert inactive[0, 0] and not numpy.signbit(x.grad[0, 0])
+    assert (numpy.signbit(x.grad[inactive]) == (gy[inactive] < 0)).all()
+    y = F.hinge(x2, t, norm='L2')
+    y.grad = numpy.array(-0.7, numpy.float32)
+    y.backward()
+    s = numpy.where(numpy.arange(3) == t[:, None], -1, 1).astype(numpy.float32)
+    bd = numpy.maximum(0, 1 + s * x.array) * s
+    numpy.testing.assert_array_equal(
+        x2.grad, 2 * (numpy.float32(-0.7) / numpy.float32(4)) * bd)
