@@ -30,8 +30,8 @@ _G = numpy.array([[1, 0, 0], [.5, .5, .5], [.5, -.5, .5], [0, 0, 1]])
 
 # Where it pays, measured on 2 shared cores against the im2col path
 # (float32; batch, in and out channels, size; medians of alternating
-# runs): the ResNet block's 32/64/64/32x32 forward 17.1 -> 12.7 ms and
-# input gradient 16.0 -> 12.2 ms; 32/128/128/16x16 13.4 -> 9.6 ms and
+# runs): the ResNet block's 32/64/64/32x32 forward 17.4 -> 12.1 ms and
+# input gradient 16.7 -> 12.0 ms; 32/128/128/16x16 13.4 -> 9.6 ms and
 # 16/256/256/16x16 20.5 -> 16.1 ms.  It loses with few channels (3 in:
 # 1.1 -> 3.9 ms, the tile transforms outweigh GEMMs of 3 rows) and with
 # few tiles (1/64/64/32x32: 0.5 -> 0.7 ms, 8/256/256/8x8: 2.9 -> 5.5 ms:
