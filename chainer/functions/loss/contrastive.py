@@ -4,7 +4,7 @@ from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions._errors import invalid_type
 from chainer.functions.loss._util import (check_label_range, check_int_labels, check_pair,
-                                          check_reduce, expand_gy, relu)
+                                          check_reduce, expand_gy)
 
 
 class Contrastive(FunctionNode):
@@ -41,23 +41,30 @@ class Contrastive(FunctionNode):
         return xp.asarray(loss, x0.dtype),
 
     def backward(self, indexes, grad_outputs):
+        from chainer.functions.array.broadcast import broadcast_to
+        from chainer.functions.math.maximum import maximum
         from chainer.functions.math.sqrt import sqrt
         from chainer.functions.math.sum import sum as _sum
         x0, x1 = self.get_retained_inputs()
         gy, = grad_outputs
-        y = self._y
+        xp = x0.xp
+        # Chainer's chain rule step by step (the same rounding and signed
+        # zeros): d loss / d x0 = alpha * (y * diff - (1 - y) *
+        # max(margin - d, 0) * diff / max(d, eps)).
         diff = x0 - x1
         dist = sqrt(_sum(diff * diff, axis=1))
-        # d loss / d x0 = diff * (y - (1 - y) * max(margin - d, 0) / d).
-        # Where d is 0, so is diff: divide by 1 there for a 0 gradient (as
-        # Chainer gives), not 0 / 0.
-        at_zero = (dist.array == 0).astype(dist.dtype)
-        coeff = y - (1 - y) * relu(self.margin - dist) / (dist + at_zero)
-        if self.reduce == 'mean':
-            coeff = coeff * (gy * (1.0 / max(x0.shape[0], 1)))
-        else:
-            coeff = coeff * gy
-        gx = diff * expand_gy(coeff)
+        shape = x0.shape
+        y = xp.broadcast_to(self._y[:, None], shape)
+        alpha = gy / max(shape[0], 1) if self.reduce == 'mean' else \
+            expand_gy(gy)
+        alpha = broadcast_to(alpha, shape)
+        # (eps keeps d > 0; 1e-7 is not a float16)
+        eps = 5e-3 if dist.dtype == 'float16' else 1e-7
+        d = maximum(broadcast_to(expand_gy(dist), shape),
+                    xp.full(shape, eps, dist.dtype))
+        mdist = maximum(broadcast_to(expand_gy(self.margin - dist), shape),
+                        xp.zeros(shape, dist.dtype))
+        gx = alpha * y * diff + alpha * (1 - y) * mdist * -(diff / d)
         return tuple(gx if i == 0 else -gx for i in indexes)
 
 

@@ -61,3 +61,19 @@ def test_contrastive_zero_distance_gradient(reduce):
         F.sum(loss).backward()
     numpy.testing.assert_array_equal(x0.grad, numpy.zeros((2, 2)))
     numpy.testing.assert_array_equal(x1.grad, numpy.zeros((2, 2)))
+
+
+def test_gradient_rounds_as_chainer():
+    # Chainer 7.8.1's bits and zeros' signs (its backward step by step)
+    rs = numpy.random.RandomState(0)
+    x0 = chainer.Variable(rs.randn(4, 3).astype(numpy.float32))
+    x1 = chainer.Variable(rs.randn(4, 3).astype(numpy.float32))
+    y = F.contrastive(x0, x1, numpy.array([1, 0, 0, 1], numpy.int32),
+                      margin=2, reduce='no')
+    y.grad = rs.randn(4).astype(numpy.float32)
+    y.backward()
+    assert x0.grad.tolist() == [
+        [2.276597261428833, 0.6320862770080566, 1.2140345573425293],
+        [0.0, 0.0, 0.0], [0.0, 0.0, 0.0],
+        [0.04548943042755127, 0.13484586775302887, -0.4111378490924835]]
+    assert not numpy.signbit(x0.grad[1:3]).any()
