@@ -14,7 +14,7 @@ from chainer.function_node import FunctionNode
 from chainer.functions.normalization.batch_normalization import (
     BatchNormalizationGrad, _check_inputs, _interm, _keep_shape,
     _reduced_axes, _stats, fixed_batch_normalization)
-from chainer.functions._errors import names_bad_arguments
+from chainer.functions._errors import chainer_text, names_bad_arguments
 
 
 class BatchRenormalizationFunction(FunctionNode):
@@ -119,10 +119,10 @@ def batch_renormalization(x, gamma, beta, rmax, dmax, eps=2e-5,
     array([[-1.],
            [ 1.]], dtype=float32)
     """
-    if running_mean is None:
-        raise TypeError('running_mean is required')
+    if running_mean is None:  # (Chainer's words, as they are)
+        raise chainer_text(TypeError('running_mean is required'))
     if running_var is None:
-        raise TypeError('running_var is required')
+        raise chainer_text(TypeError('running_var is required'))
     return BatchRenormalizationFunction(
         eps, running_mean, running_var, decay, rmax, dmax,
         update_statistics).apply((x, gamma, beta))[0]

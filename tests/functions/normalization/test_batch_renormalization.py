@@ -114,3 +114,14 @@ def test_double_backprop():
     gx, = chainer.grad([F.sum(y * y * y)], [x], enable_double_backprop=True)
     ggx, = chainer.grad([F.sum(gx * gx)], [x])
     assert ggx.shape == (4, 2)
+
+
+def test_missing_running_statistics_message_is_chainers():
+    x = numpy.ones((2, 3), numpy.float32)
+    g = numpy.ones(3, numpy.float32)
+    with pytest.raises(TypeError) as e:
+        F.batch_renormalization(x, g, g, 1.5, 0.5)
+    assert str(e.value) == 'running_mean is required'
+    with pytest.raises(TypeError) as e:
+        F.batch_renormalization(x, g, g, 1.5, 0.5, running_mean=g * 0)
+    assert str(e.value) == 'running_var is required'
