@@ -231,6 +231,47 @@ def _grad_w_plain(x, gy, ksize, stride, pad, dilate):
         (out_c, x.shape[1]) + tuple(ksize))
 
 
+def conv_and_grad_w(x, W, gy, stride, pad, dilate, cover_all, outs):
+    """``conv_forward(x, W)`` and ``conv_grad_w(x, gy)`` (no groups) from
+    one pass over the windows of ``x``: the input and filter gradients of a
+    deconvolution (``x`` its output's gradient, ``gy`` its input) read the
+    same windows, which are then copied once, not twice.  The same
+    products, in the same orientations, as the two apart.  None where
+    either would take another path (a GPU, Winograd, mixed dtypes)."""
+    n, out_c = x.shape[0], W.shape[0]
+    ksize = W.shape[2:]
+    if type(x) is not numpy.ndarray or not n or not out_c or \
+            not x.dtype == W.dtype == gy.dtype or \
+            _winograd.applies(x, out_c, ksize, stride, pad, dilate):
+        return None
+    xp = numpy
+    windows = _Windows(x, ksize, stride, pad, dilate, cover_all, outs)
+    W2 = W.reshape(out_c, -1)
+    whole = 1 < n <= windows.step  # as _conv_plain: a channels-last y
+    if not whole:
+        y = xp.empty((n, out_c) + windows.outs, x.dtype)
+    gWT = tmp = None
+    for s, e, col in windows:
+        if whole:
+            y = xp.moveaxis(xp.matmul(col.T, W2.T).reshape(
+                (n,) + windows.outs + (out_c,)), -1, 1)
+        elif e - s == 1:
+            xp.matmul(W2, col, out=y[s].reshape(out_c, -1))
+        else:
+            _store(y, s, e, xp.matmul(W2, col))
+        g = _batch_inner(xp, gy, s, e)
+        if gWT is None:
+            gWT = xp.matmul(col, g.T)
+        else:
+            if tmp is None:
+                tmp = xp.empty_like(gWT)
+            xp.matmul(col, g.T, out=tmp)
+            gWT += tmp
+    gW = xp.ascontiguousarray(gWT.T).reshape(
+        (gy.shape[1], x.shape[1]) + tuple(ksize))
+    return y, gW
+
+
 def _deconv_plain(x, W, b, stride, pad, outsize, dilate):
     """The adjoint of :func:`_conv_plain` in ``x``: per chunk, the windows
     ``W^T x`` summed back onto the image."""

@@ -1,11 +1,13 @@
 """N-dimensional deconvolution (transposed convolution):
 ``F.deconvolution_nd`` (``_1d``, ``_3d``)."""
 
-from chainer.function_node import FunctionNode
+from chainer import utils
+from chainer.function_node import _RELEASED, FunctionNode
 from chainer.functions.connection import _conv
 from chainer.functions.connection.convolution_nd import _check_ndim
 from chainer.functions.connection.convolution_nd import _ConvParams
 from chainer.functions._errors import names_bad_arguments
+from chainer.functions.math.sum import _np_sum
 
 
 class DeconvolutionND(_ConvParams, FunctionNode):
@@ -48,6 +50,24 @@ class DeconvolutionND(_ConvParams, FunctionNode):
         self.retain_inputs((0, 1))
         return _conv.deconv_forward(x, W, b, self.stride, self.pad, outsize,
                                     self.dilate, self.groups),
+
+    def _backward_arrays(self, indexes, gys):
+        # No graph to record: the input and filter gradients read the same
+        # windows of gy, copied once for both (_conv.conv_and_grad_w)
+        data = self._retained_in_data
+        if data is _RELEASED or self.groups != 1 or 0 not in indexes or \
+                1 not in indexes:
+            return None
+        x, W = data
+        gy = gys[0]
+        r = _conv.conv_and_grad_w(gy, W, x, self.stride, self.pad,
+                                  self.dilate, self.cover_all, x.shape[2:])
+        if r is None:
+            return None
+        if 2 in indexes:
+            r += utils.force_array(_np_sum(gy, (0,) + tuple(
+                range(2, gy.ndim)))),
+        return r
 
     def backward(self, indexes, grad_outputs):
         x, W = self.get_retained_inputs()

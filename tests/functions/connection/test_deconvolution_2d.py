@@ -109,3 +109,55 @@ def test_grad_x_bits_match_chainer():
     expect = numpy.rollaxis(
         numpy.tensordot(col, W, ((1, 2, 3), (1, 2, 3))), 3, 1)
     numpy.testing.assert_array_equal(x.grad, expect)
+
+
+def _deconv_grads(x0, W0, b0, gy0, kw, double):
+    import chainer
+    vs = [chainer.Variable(a) for a in (x0, W0, b0) if a is not None]
+    y = F.deconvolution_2d(*vs, **kw)
+    y.grad = gy0
+    y.backward(enable_double_backprop=double)
+    for v in vs:
+        assert v.grad.shape == v.shape and v.grad.dtype == v.dtype
+    return [v.grad for v in vs]
+
+
+@pytest.mark.parametrize('dtype', [numpy.float16, numpy.float32,
+                                   numpy.float64])
+@pytest.mark.parametrize('n,kw,bias', [
+    (1, dict(stride=2, pad=1), True),
+    (3, dict(stride=2, pad=1), False),
+    (2, dict(stride=3, pad=0, outsize=(9, 11)), True),  # cover_all
+    (2, dict(stride=1, pad=1, dilate=2), True),
+    (40, dict(stride=2, pad=1), True),  # several chunks of samples
+])
+def test_array_step_reads_gy_windows_once(n, kw, bias, dtype, monkeypatch):
+    # Without a graph to record, the input and filter gradients come from
+    # one pass over gy's windows (_conv.conv_and_grad_w): the same bits as
+    # the recorded backward's convolution and filter-gradient nodes, and
+    # the values of a float64 computation
+    from chainer.functions.connection import _conv
+    if n == 40:
+        monkeypatch.setattr(_conv, '_CHUNK_BYTES', 1 << 16)
+    calls = []
+    shared = _conv.conv_and_grad_w
+    monkeypatch.setattr(_conv, 'conv_and_grad_w',
+                        lambda *a: calls.append(1) or shared(*a))
+    rng = numpy.random.RandomState(4)
+    x0 = rng.randn(n, 4, 3, 4).astype(dtype)
+    W0 = rng.randn(4, 3, 3, 3).astype(dtype)
+    b0 = rng.randn(3).astype(dtype) if bias else None
+    shape = F.deconvolution_2d(x0, W0, b0, **kw).shape
+    gy0 = rng.randn(*shape).astype(dtype)
+    plain = _deconv_grads(x0, W0, b0, gy0, kw, False)
+    assert calls == [1]
+    recorded = _deconv_grads(x0, W0, b0, gy0, kw, True)
+    assert calls == [1]
+    for g0, g1 in zip(plain, recorded):
+        numpy.testing.assert_array_equal(g0, g1)
+    ref = _deconv_grads(*[None if a is None else a.astype(numpy.float64)
+                          for a in (x0, W0, b0, gy0)], kw, True)
+    tol = dict(rtol=5e-2, atol=5e-2) if dtype == numpy.float16 else \
+        dict(rtol=1e-5, atol=1e-5)
+    for g, r in zip(plain, ref):
+        numpy.testing.assert_allclose(g, r, **tol)
