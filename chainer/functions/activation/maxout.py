@@ -3,7 +3,7 @@
 import numpy
 
 from chainer.function_node import FunctionNode
-from chainer.functions._errors import (check_float, invalid_type,
+from chainer.functions._errors import (chainer_text, check_float, invalid_type,
                                        names_bad_arguments)
 
 # numpy.exceptions exists from NumPy 1.25; older NumPy has numpy.AxisError.
@@ -78,7 +78,8 @@ def maxout(x, pool_size, axis=1):
         raise TypeError('maxout: pool_size must be an int, got {!r}'.format(
             pool_size))
     if pool_size <= 0:
-        raise ValueError('pool_size must be a positive integer.')
+        raise chainer_text(
+            ValueError('pool_size must be a positive integer.'))
     ndim = len(x.shape)
     if not isinstance(axis, (int, numpy.integer)):
         raise TypeError('maxout: axis must be an int, got {!r}'.format(axis))

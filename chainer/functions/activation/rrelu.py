@@ -3,7 +3,7 @@
 import chainer
 from chainer import backend
 from chainer.function_node import FunctionNode
-from chainer.functions._errors import (check_float, invalid_type,
+from chainer.functions._errors import (chainer_text, check_float, invalid_type,
                                        names_bad_arguments)
 
 
@@ -89,11 +89,11 @@ def rrelu(x, l=1. / 8, u=1. / 3, **kwargs):  # NOQA: E741 (Chainer's name)
     from chainer.functions.noise.dropout import _parse_kwargs
     r, return_r = _parse_kwargs('rrelu', kwargs, r=None, return_r=False)
     if not 0.0 <= l < 1.0:
-        raise ValueError('lower must be in the range [0, 1)')
+        raise chainer_text(ValueError('lower must be in the range [0, 1)'))
     if not 0.0 <= u < 1.0:
-        raise ValueError('upper must be in the range [0, 1)')
+        raise chainer_text(ValueError('upper must be in the range [0, 1)'))
     if not l < u:
-        raise ValueError('lower must be less than upper')
+        raise chainer_text(ValueError('lower must be less than upper'))
     if r is None or not chainer.config.train:
         r = _slopes(x, l, u)
     y, = RReLU(l, u, r).apply((x,))

@@ -10,7 +10,7 @@ import numpy
 
 from chainer import backend
 from chainer.function_node import FunctionNode
-from chainer.functions._errors import names_bad_arguments
+from chainer.functions._errors import chainer_text, names_bad_arguments
 
 
 def _pointer(a):
@@ -53,9 +53,11 @@ def _index(xp, shape, strides, offset):
 def _check_inside(index, size):
     if index.size:
         if int(index.max()) >= size:
-            raise ValueError('Out of buffer: too large index was specified')
+            raise chainer_text(ValueError(
+                'Out of buffer: too large index was specified'))
         if int(index.min()) < 0:
-            raise ValueError('Out of buffer: too small index was specified')
+            raise chainer_text(ValueError(
+                'Out of buffer: too small index was specified'))
 
 
 def _gather(x, shape, strides, storage_offset):

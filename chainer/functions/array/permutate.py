@@ -5,12 +5,13 @@ import numpy
 import chainer
 from chainer import backend
 from chainer.function_node import FunctionNode
-from chainer.functions._errors import invalid_type, names_bad_arguments
+from chainer.functions._errors import (chainer_text, invalid_type,
+                                       names_bad_arguments)
 
 
 def _check_permutation(indices):
-    # Chainer checks in debug mode only; here also always on the CPU,
-    # where it is cheap (on GPU it costs a sync).
+    # Chainer checks in debug mode only, with these words (otherwise an
+    # index out of range fails in NumPy's indexing, with NumPy's words).
     ind = backend.CpuDevice().send(indices)
     if ind.size == 0:
         return
@@ -18,10 +19,12 @@ def _check_permutation(indices):
                             minlength=ind.size)
     out = ind[(ind < 0) | (ind >= ind.size)]
     if out.size:
-        raise ValueError('Out of bounds index: {}'.format(out[0]))
+        raise chainer_text(
+            ValueError('Out of bounds index: {}'.format(out[0])))
     if (counts > 1).any():
-        raise ValueError('indices contains duplicate value: {}'.format(
-            int(numpy.argmax(counts > 1))))
+        raise chainer_text(ValueError(
+            'indices contains duplicate value: {}'.format(
+                int(numpy.argmax(counts > 1)))))
 
 
 class Permutate(FunctionNode):
@@ -37,7 +40,8 @@ class Permutate(FunctionNode):
         x, = inputs
         indices = self.indices
         if indices.dtype.kind not in 'iu' or indices.ndim != 1:
-            raise ValueError('indices should be a one-dimensional int array')
+            raise chainer_text(ValueError(
+                'indices should be a one-dimensional int array'))
         ndim = x.ndim
         axis = self.axis
         need = axis if axis >= 0 else -axis - 1
@@ -49,7 +53,7 @@ class Permutate(FunctionNode):
                 'permutate: indices has {} entries, but x.shape[{}] is {}: '
                 'it must be a permutation of that axis'.format(
                     len(indices), axis, x.shape[axis]))
-        if chainer.config.debug or isinstance(indices, numpy.ndarray):
+        if chainer.config.debug:
             _check_permutation(indices)
         xp = backend.get_array_module(x)
         if self.inv:
@@ -61,7 +65,7 @@ class Permutate(FunctionNode):
             grad_outputs)
 
 
-@names_bad_arguments
+@names_bad_arguments(keep=(IndexError,))  # NumPy's indexing, as Chainer
 def permutate(x, indices, axis=0, inv=False):
     """Permutates a given variable along an axis.
 

@@ -4,7 +4,7 @@ import numpy
 
 from chainer import backend
 from chainer.function_node import FunctionNode
-from chainer.functions._errors import names_bad_arguments
+from chainer.functions._errors import chainer_text, names_bad_arguments
 
 # numpy.exceptions exists from NumPy 1.25; older NumPy has numpy.AxisError.
 _AxisError = getattr(numpy, 'exceptions', numpy).AxisError
@@ -27,13 +27,15 @@ class Repeat(FunctionNode):
             if len(repeats) == 1:
                 repeats = repeats[0]
         else:
-            raise TypeError('repeats must be int or tuple of ints')
+            raise chainer_text(
+                TypeError('repeats must be int or tuple of ints'))
         if min(repeats if isinstance(repeats, tuple) else (repeats,),
                default=0) < 0:
-            raise ValueError('all elements in repeats must be zero or larger')
+            raise chainer_text(ValueError(
+                'all elements in repeats must be zero or larger'))
         if axis is not None and (not _int(axis) or
                                  isinstance(axis, (bool, numpy.bool_))):
-            raise TypeError('axis must be int or None')
+            raise chainer_text(TypeError('axis must be int or None'))
         self._repeats = repeats
         # Chainer's form (exporters read it): always a tuple
         self.repeats = (repeats,) if isinstance(repeats, int) else repeats

@@ -5,7 +5,8 @@ import numpy
 import chainer
 from chainer import backend
 from chainer.function_node import FunctionNode
-from chainer.functions._errors import invalid_type, names_bad_arguments
+from chainer.functions._errors import (chainer_text, invalid_type,
+                                       names_bad_arguments)
 
 
 class SelectItem(FunctionNode):
@@ -25,11 +26,19 @@ class SelectItem(FunctionNode):
         if x.shape[0] != t.shape[0]:
             raise invalid_type(self, 'x.shape[0] == t.shape[0]',
                                '{} != {}'.format(x.shape[0], t.shape[0]))
-        if (chainer.config.debug or isinstance(t, numpy.ndarray)) and \
-                t.size and \
+        if chainer.config.debug and t.size and \
                 ((t < 0) | (t >= x.shape[1])).any():
-            raise ValueError('Each label `t` need to satisfty '
-                             '`0 <= t < x.shape[1]`')  # sic: Chainer's text
+            raise chainer_text(ValueError(
+                'Each label `t` need to satisfty '
+                '`0 <= t < x.shape[1]`'))  # sic: Chainer's text
+        if isinstance(t, numpy.ndarray) and t.size:
+            # As Chainer's indexing fails (labels in [-n, 0) wrap), in
+            # NumPy's words
+            bad = (t < -x.shape[1]) | (t >= x.shape[1])
+            if bad.any():
+                raise chainer_text(IndexError(
+                    'index {} is out of bounds for axis 1 with size '
+                    '{}'.format(t[bad.argmax()], x.shape[1])))
         xp = backend.get_array_module(x)
         self._index = (xp.arange(len(t)), t)
         self._in_shape = x.shape

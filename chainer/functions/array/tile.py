@@ -19,7 +19,7 @@ class Tile(FunctionNode):
         elif isinstance(reps, (tuple, list)) and all(_int(r) for r in reps):
             reps = tuple(int(r) for r in reps)
         else:
-            raise TypeError('reps must be int or tuple of ints. Actual: '
+            raise TypeError('reps must be int or tuple of ints.\nActual: '
                             '{}'.format(type(reps)))
         if any(r < 0 for r in reps):
             raise ValueError('All elements in reps must be zero or larger')

@@ -2,7 +2,7 @@
 
 from chainer import backend
 from chainer.function_node import FunctionNode
-from chainer.functions._errors import (check_float, check_floats,
+from chainer.functions._errors import (chainer_text, check_float, check_floats,
                                        invalid_type, names_bad_arguments)
 from chainer.functions.loss._util import (check_int_labels,
                                           check_label_range, expand_gy,
@@ -107,8 +107,9 @@ def negative_sampling(x, t, W, sampler, sample_size, reduce='sum',
                         'argument(s) {}'.format(
                             ', '.join(repr(k) for k in kwargs)))
     if reduce not in ('sum', 'no'):
-        raise ValueError("only 'sum' and 'no' are valid "
-                         "for 'reduce', but {!r} is given".format(reduce))
+        raise chainer_text(ValueError(
+            "only 'sum' and 'no' are valid for 'reduce', but {!r} is "
+            'given'.format(reduce)))
     from chainer.functions.loss._util import as_array
     xa, ta, wa = as_array(x), as_array(t), as_array(W)
     check_float('NegativeSamplingFunction', xa, 'x')

@@ -1,6 +1,7 @@
 """``F.bias``: adds ``y`` to ``x`` broadcast from a given axis."""
 
-from chainer.functions._errors import check_floats, names_bad_arguments
+from chainer.functions._errors import (chainer_text, check_floats,
+                                       names_bad_arguments)
 
 
 def _expand_from_axis(func, x, y, axis):
@@ -8,8 +9,12 @@ def _expand_from_axis(func, x, y, axis):
     on, then broadcasts it to ``x``'s shape."""
     from chainer.functions.array.broadcast import broadcast_to
     from chainer.functions.array.reshape import reshape
+    import chainer
     x_shape, y_shape = x.shape, y.shape
     check_floats(func, (x, y), ('x', 'y'))
+    if chainer.config.debug and \
+            tuple(x_shape[axis:axis + len(y_shape)]) != tuple(y_shape):
+        raise chainer_text(AssertionError())  # Chainer's debug-mode assert
     if axis < 0:
         axis += len(x_shape)
     end = axis + len(y_shape)

@@ -10,9 +10,9 @@ def _check_axis(func, axis, ndim):
     if axis is None:
         return None
     if not -ndim <= axis < ndim:
-        raise invalid_type(func, '-x.ndim <= axis < x.ndim',
-                           'axis {} for an input of {} dimension(s)'.format(
-                               axis, ndim))
+        need = axis if axis >= 0 else -axis - 1  # Chainer's check and words
+        raise invalid_type(func, 'x.ndim > {}'.format(need),
+                           '{} <= {}'.format(ndim, need))
     return axis % ndim
 
 

@@ -6,8 +6,8 @@ import numpy
 
 from chainer import backend
 from chainer.function_node import FunctionNode
-from chainer.functions._errors import (check_floats, invalid_type,
-                                       names_bad_arguments)
+from chainer.functions._errors import (chainer_text, check_floats,
+                                       invalid_type, names_bad_arguments)
 
 _LETTERS = string.ascii_letters
 
@@ -50,8 +50,9 @@ def _parse(subscripts, ndims):
         lhs, out = subscripts, None
     ins = lhs.split(',')
     if len(ins) != len(ndims):
-        raise ValueError('Number of einsum subscripts must be equal to the '
-                         'number of operands.')
+        raise chainer_text(ValueError(
+            'Number of einsum subscripts must be equal to the number of '
+            'operands.'))
     for s in ins + ([out] if out is not None else []):
         bad = set(s.replace('...', '')) - set(_LETTERS)
         if bad or s.count('...') > 1:

@@ -4,7 +4,8 @@ import numpy
 
 from chainer import backend
 from chainer.function_node import FunctionNode
-from chainer.functions._errors import check_float, names_bad_arguments
+from chainer.functions._errors import (chainer_text, check_float,
+                                       names_bad_arguments)
 from chainer.functions.math.sum import _normalize_axis, sum as _sum
 
 
@@ -13,7 +14,8 @@ class LogSumExp(FunctionNode):
 
     def __init__(self, axis=None):
         if axis is not None and not isinstance(axis, (int, tuple)):
-            raise TypeError('None, int or tuple of int are required')
+            raise chainer_text(
+                TypeError('None, int or tuple of int are required'))
         self.axis = (axis,) if isinstance(axis, int) else axis
 
     def forward(self, inputs):

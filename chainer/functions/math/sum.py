@@ -4,7 +4,7 @@ import numpy
 
 from chainer import utils
 from chainer.function_node import FunctionNode
-from chainer.functions._errors import (check_float, invalid_type,
+from chainer.functions._errors import (chainer_text, check_float, invalid_type,
                                        names_bad_arguments)
 
 # NumPy 1.x summed long reductions in buffers of 8192 elements (pairwise
@@ -58,11 +58,13 @@ def _normalize_axis(func, axis, ndim):
         axis = (axis,)
     elif not (isinstance(axis, tuple) and
               all(isinstance(a, int) for a in axis)):
-        raise TypeError('None, int or tuple of int are required')
+        raise chainer_text(
+            TypeError('None, int or tuple of int are required'))
     if len(set(axis)) != len(axis):
         # Chainer's texts: a repeat as written, then a repeat after
         # negative axes are normalised.
-        raise ValueError('duplicate value in axis: {}'.format(axis))
+        raise chainer_text(
+            ValueError('duplicate value in axis: {}'.format(axis)))
     out = []
     for a in axis:
         if not -ndim <= a < ndim:
@@ -72,7 +74,7 @@ def _normalize_axis(func, axis, ndim):
                                '{} <= {}'.format(ndim, k))
         a %= ndim
         if a in out:
-            raise ValueError("duplicate value in 'axis'")
+            raise chainer_text(ValueError("duplicate value in 'axis'"))
         out.append(a)
     return tuple(sorted(out))
 

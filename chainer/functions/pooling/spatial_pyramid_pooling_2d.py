@@ -3,7 +3,8 @@ concatenated into one fixed-length vector per image."""
 
 import math
 
-from chainer.functions._errors import invalid_type, names_bad_arguments
+from chainer.functions._errors import (chainer_text, invalid_type,
+                                       names_bad_arguments)
 
 
 @names_bad_arguments
@@ -39,7 +40,8 @@ def spatial_pyramid_pooling_2d(x, pyramid_height, pooling=None):
     from chainer.functions.array.reshape import reshape
     from chainer.functions.pooling.max_pooling_nd import max_pooling_2d
     if pooling != 'max':
-        raise ValueError('Unsupported pooling operation: ', pooling)
+        raise chainer_text(
+            ValueError('Unsupported pooling operation: ', pooling))
     if len(x.shape) != 4:
         raise invalid_type('spatial_pyramid_pooling_2d', 'x.ndim == 4',
                            '{} != 4'.format(len(x.shape)))

@@ -17,7 +17,7 @@ from chainer.functions.array.stack import stack
 from chainer.functions.connection.linear import linear
 from chainer.utils import argument
 from chainer.variable import Variable
-from chainer.functions._errors import names_bad_arguments
+from chainer.functions._errors import chainer_text, names_bad_arguments
 
 
 def _check_kwargs(func_name, kwargs):
@@ -57,9 +57,9 @@ def _check(func_name, n_layers, directions, hx, cx, ws, bs, xs, n_w):
     if len(ws[0]) and ws[0][0].ndim == 2 and xs[0].ndim == 2 and \
             xs[0].shape[1] != ws[0][0].shape[1]:
         # Chainer's text for the most common mistake: a wrong in_size.
-        raise ValueError('Inconsistent input size in input values and weight '
-                         'parameters: {} != {}'.format(xs[0].shape[1],
-                                                       ws[0][0].shape[1]))
+        raise chainer_text(ValueError(
+            'Inconsistent input size in input values and weight '
+            'parameters: {} != {}'.format(xs[0].shape[1], ws[0][0].shape[1])))
     for name, h in (('hx', hx), ('cx', cx)):
         if h is not None and h.shape != (n, batch, out):
             raise ValueError(
@@ -170,8 +170,9 @@ def n_step_rnn_base(n_layers, dropout_ratio, hx, ws, bs, xs, activation,
     name = 'n_step_birnn' if use_bi_direction else 'n_step_rnn'
     _check_kwargs(name, kwargs)
     if activation not in _ACTIVATIONS:
-        raise ValueError('Invalid activation: "{}". Please select from '
-                         '[tanh,relu]'.format(activation))
+        raise chainer_text(ValueError(
+            'Invalid activation: "{}". Please select from '
+            '[tanh,relu]'.format(activation)))
     act = _ACTIVATIONS[activation]
 
     def cell(x, h, c, params):

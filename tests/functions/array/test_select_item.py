@@ -36,7 +36,8 @@ def test_select_item_errors():
         F.select_item(x[0], numpy.zeros(3, numpy.int32))
     with pytest.raises(InvalidType, match=r'x.shape\[0\] == t.shape\[0\]'):
         F.select_item(x, numpy.zeros(3, numpy.int32))
-    with pytest.raises(ValueError, match=r'0 <= t < x.shape\[1\]'):
+    with pytest.raises(IndexError, match=r'^index 3 is out of bounds for '
+                       r'axis 1 with size 3$'):  # NumPy's, as Chainer's
         F.select_item(x, numpy.array([3, 0], numpy.int32))
 
 
@@ -45,7 +46,11 @@ def test_debug_mode_checks_labels():
     with chainer.using_config('debug', True):
         with pytest.raises(ValueError, match='0 <= t < x.shape\\[1\\]'):
             F.select_item(x, numpy.array([0, -1], numpy.int32))
-    # Chainer checks in debug mode only (outside it -1 wraps round); on
-    # the CPU the check is cheap and always made
-    with pytest.raises(ValueError, match='0 <= t < x.shape\\[1\\]'):
-        F.select_item(x, numpy.array([0, -1], numpy.int32))
+    # Chainer checks in debug mode only: outside it -1 wraps round, and a
+    # label out of [-n, n) fails in NumPy's indexing, with its words
+    assert F.select_item(x + numpy.arange(3, dtype=numpy.float32),
+                         numpy.array([0, -1], numpy.int32)).array.tolist() \
+        == [0., 2.]
+    with pytest.raises(IndexError) as e:
+        F.select_item(x, numpy.array([0, 3], numpy.int32))
+    assert str(e.value) == 'index 3 is out of bounds for axis 1 with size 3'
