@@ -258,17 +258,14 @@ class Variable:
                     'Use chainer.using_config')
             from chainer.utils.argument import unexpected_error
             raise unexpected_error('__init__', kwargs)  # Chainer's text
-        if data is not None and not isinstance(data, _array_types()):
-            msg = ('Variable: data must be a numpy or cupy array (or None), '
-                   'but got {}'.format(type(data).__name__))
-            if isinstance(data, (list, tuple, int, float, numpy.generic)):
-                msg += '; wrap it first, e.g. Variable(numpy.asarray(data, ' \
-                       'dtype=numpy.float32))'
-            raise TypeError(msg)
+        # Chainer's checks, in its order and words
         if not isinstance(requires_grad, bool):
-            raise TypeError(
-                'Variable: requires_grad must be a bool, got {!r}'.format(
-                    requires_grad))
+            raise AssertionError()
+        if data is not None and not isinstance(data, _array_types()):
+            types = _array_types()
+            raise TypeError('{} or {} are expected. Actual: {}'.format(
+                ', '.join(str(t) for t in types[:-1]), types[-1],
+                type(data)))
         self._data = data
         self._requires_grad = requires_grad
         self._name = name

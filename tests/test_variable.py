@@ -34,8 +34,12 @@ class TestConstruction:
 
     @pytest.mark.parametrize('bad', [[1, 2], 1.0, numpy.float32(1), 'a'])
     def test_rejects_non_arrays(self, bad):
-        with pytest.raises(TypeError, match='Actual|must be'):
+        with pytest.raises(TypeError) as e:
             Variable(bad)
+        if not chainer.backends.cuda.available:  # Chainer 7.8.1's text
+            assert str(e.value) == (
+                " or <class 'numpy.ndarray'> are expected. Actual: "
+                '{}'.format(type(bad)))
 
     def test_rejects_variable_as_data(self):
         with pytest.raises(TypeError):
@@ -51,7 +55,7 @@ class TestConstruction:
             Variable(numpy.ones(3, numpy.float32), foo=1)
 
     def test_requires_grad_must_be_bool(self):
-        with pytest.raises(TypeError):
+        with pytest.raises(AssertionError):  # Chainer's assert
             Variable(numpy.ones(3, numpy.float32), requires_grad=1)
 
     def test_grad_argument(self):
