@@ -181,18 +181,26 @@ def check_declared(key, value, shape, dtype):
 
 
 def _check_fits(key, shape, dtype, dst):
+    # NumPy's copyto words, which Chainer's loaders raise (before anything
+    # is written here, though)
     if not numpy.can_cast(dtype, dst.dtype, 'same_kind'):
         raise TypeError(
-            'cannot load {!r}: cannot cast the stored dtype {} to the '
-            'target dtype {}'.format(key, dtype, dst.dtype))
+            "Cannot cast array data from {!r} to {!r} according to the rule "
+            "'same_kind'".format(numpy.dtype(dtype), numpy.dtype(dst.dtype)))
     try:
         ok = numpy.broadcast_shapes(shape, dst.shape) == dst.shape
     except ValueError:
         ok = False
     if not ok:
         raise ValueError(
-            'cannot load {!r}: shape mismatch, the stored array has shape {} '
-            'but the target has shape {}'.format(key, shape, dst.shape))
+            'could not broadcast input array from shape {} into shape '
+            '{}'.format(_np_shape(shape), _np_shape(dst.shape)))
+
+
+def _np_shape(shape):
+    """A shape as NumPy's messages write it: (2,3), (2,), ()."""
+    return '({}{})'.format(','.join(str(s) for s in shape),
+                           ',' if len(shape) == 1 else '')
 
 
 def _check_scalar_shape(key, shape, value):

@@ -222,7 +222,8 @@ def test_shape_mismatch_changes_nothing():
     data = _saved(MLP(), replace={'l2/W': numpy.zeros((3, 3), 'f')})
     m = MLP()
     before = state(m)
-    with pytest.raises(ValueError, match='l2/W.*shape'):
+    with pytest.raises(ValueError, match=r'^could not broadcast input array '
+                       r'from shape'):  # NumPy's words, as Chainer's
         load_npz(io.BytesIO(data), m)
     assert_same_state(before, state(m))
 
@@ -473,13 +474,13 @@ def test_declared_size_is_checked_before_reading():
         before = bytes_of(dst)
 
         def load():
-            with pytest.raises(ValueError, match="'W'") as e:
+            with pytest.raises(ValueError, match='536870912') as e:
                 load_npz(io.BytesIO(data), dst)
             err.append(str(e.value))
         assert _peak_memory(load) < 16 * 2 ** 20
         assert bytes_of(dst) == before
     # an initialized target: the expected and the declared shapes
-    assert '(4, 3)' in err[0] and '(536870912,)' in err[0]
+    assert '(4,3)' in err[0] and '(536870912,)' in err[0]
     # an uninitialized one: more declared than stored
     assert '536870912' in err[1] and 'npz' in err[1]
 
@@ -503,7 +504,8 @@ def test_declared_size_of_a_compressed_bomb_is_checked_first():
     before = bytes_of(dst)
 
     def load():
-        with pytest.raises(ValueError, match=r"'W'.*\(16777216,\).*\(4, 3\)"):
+        with pytest.raises(ValueError, match=r'\(16777216,\) into shape '
+                           r'\(4,3\)$'):
             load_npz(io.BytesIO(data), dst)
     assert _peak_memory(load) < 16 * 2 ** 20
     assert bytes_of(dst) == before
@@ -515,6 +517,18 @@ def test_declared_dtype_is_checked_before_reading():
     data = _npz_with_member({'W': src.W.array, 'b': src.b.array}, 'W', raw)
     dst = chainer.links.Linear(3, 4)
     before = bytes_of(dst)
-    with pytest.raises(TypeError, match="'W'.*complex128.*float32"):
+    with pytest.raises(TypeError, match=r"^Cannot cast array data from "
+                       r"dtype\('complex128'\) to dtype\('float32'\) "
+                       r"according to the rule 'same_kind'$"):
         load_npz(io.BytesIO(data), dst)
     assert bytes_of(dst) == before
+
+
+def test_mismatch_messages_are_numpys_as_chainers(tmp_path):
+    # Chainer 7.8.1 copies with numpy.copyto: its words, word for word
+    path = str(tmp_path / 'm.npz')
+    save_npz(path, chainer.links.Linear(3, 2))
+    with pytest.raises(ValueError) as e:
+        load_npz(path, chainer.links.Linear(4, 2))
+    assert str(e.value) == ('could not broadcast input array from shape '
+                            '(2,3) into shape (2,4)')
