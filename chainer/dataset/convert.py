@@ -104,7 +104,10 @@ def _concat_arrays(arrays, padding):
     if padding is not None:
         return _concat_arrays_with_padding(arrays, padding)
     with backend.get_device_from_array(first).create_context():
-        return backend.get_array_module(first).stack(arrays)
+        # concatenate, not stack: ragged examples fail with Chainer's
+        # (NumPy's concatenate) words
+        return backend.get_array_module(first).concatenate(
+            [a[None] for a in arrays])
 
 
 def _concat_arrays_with_padding(arrays, padding):

@@ -26,7 +26,7 @@ class ConcatenatedDataset(dataset_mixin.DatasetMixin):
         # Like Chainer, a negative integer index is out of range (slices,
         # resolved by DatasetMixin, may still count from the end).
         if not 0 <= i < len(self):
-            raise IndexError('ConcatenatedDataset: index out of range')
+            raise IndexError  # bare, as Chainer's
         k = bisect.bisect_right(self._ends, i)
         start = self._ends[k - 1] if k else 0
         return self._datasets[k][i - start]

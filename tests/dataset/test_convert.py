@@ -90,3 +90,13 @@ def test_concat_with_async_transfer_on_cpu():
     x, t = conv([(numpy.ones(2), 1), (numpy.ones(2), 2)])
     assert x.shape == (2, 2)
     numpy.testing.assert_array_equal(t, [1, 2])
+
+
+def test_ragged_examples_fail_with_chainers_words():
+    # Chainer 7.8.1 concatenates the examples: NumPy's concatenate message
+    with pytest.raises(ValueError) as e:
+        concat_examples([(numpy.zeros(2), 1), (numpy.zeros(3), 2)])
+    assert str(e.value) == (
+        'all the input array dimensions except for the concatenation axis '
+        'must match exactly, but along dimension 1, the array at index 0 '
+        'has size 2 and the array at index 1 has size 3')

@@ -261,3 +261,12 @@ def test_zipped_image_datasets(tmp_path):
                                             str(tmp_path / 'labels.txt'))
     x, t = ld[1]
     assert len(ld) == 2 and x.shape == (3, 4, 5) and t == 6
+
+
+def test_concatenated_dataset_index_error_is_bare():
+    # Chainer 7.8.1: a bare IndexError, negative indices included
+    d = datasets.ConcatenatedDataset(list(range(2)), list(range(3)))
+    for i in (-1, 5):
+        with pytest.raises(IndexError) as e:
+            d[i]
+        assert str(e.value) == ''
