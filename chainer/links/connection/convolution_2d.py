@@ -131,7 +131,9 @@ class Convolution2D(link.Link):
     def forward(self, x):
         """Applies the convolution to ``x`` ``(n, c, h, w)``."""
         if self.W.array is None:
-            self._initialize_params(x.shape[1])
+            # (unpacked as Chainer does: a ValueError for a wrong rank)
+            _, c, _, _ = x.shape
+            self._initialize_params(c)
         return F.convolution_2d(
             x, self.W, self.b, self.stride, self.pad, dilate=self.dilate,
             groups=self.groups, cudnn_fast=self.cudnn_fast)

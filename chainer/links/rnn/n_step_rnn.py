@@ -146,9 +146,7 @@ class NStepRNNBase(link.ChainList):
         if kwargs:  # Chainer's text
             raise argument.unexpected_error('assert_kwargs_empty', kwargs)
         if not isinstance(xs, (list, tuple)):
-            raise TypeError('{}: xs must be a list of sequences, got '
-                            '{}'.format(type(self).__name__,
-                                        type(xs).__name__))
+            raise AssertionError()  # Chainer's assert
         indices = argsort_list_descent(xs)
         xs = permutate_list(xs, indices, inv=False)
         hxs = []

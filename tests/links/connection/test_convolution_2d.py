@@ -95,3 +95,10 @@ def test_float16_and_serialize(tmp_path):
     src = L.Convolution2D(1, 2, 2, initial_bias=1.)
     roundtrip_npz(src, L.Convolution2D(None, 2, 2), tmp_path)
     check_copies(src)
+
+
+def test_lazy_input_of_a_wrong_rank_fails_as_chainer():
+    # Chainer 7.8.1 unpacks the shape to find in_channels
+    with pytest.raises(ValueError) as e:
+        L.Convolution2D(None, 2, 3)(numpy.ones((1, 5, 5), numpy.float32))
+    assert str(e.value) == 'not enough values to unpack (expected 4, got 3)'

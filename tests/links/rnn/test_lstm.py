@@ -74,7 +74,7 @@ def test_state_management():
     h = chainer.Variable(numpy.zeros((1, 2), 'f'))
     lstm.set_state(c, h)
     assert lstm.c is c and lstm.h is h
-    with pytest.raises(TypeError, match='c must be a chainer.Variable'):
+    with pytest.raises(AssertionError):  # Chainer asserts
         lstm.set_state(numpy.ones((1, 2), 'f'), h)
     lstm.reset_state()
     assert lstm.c is None and lstm.h is None

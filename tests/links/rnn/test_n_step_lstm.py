@@ -93,7 +93,7 @@ def test_kwargs_errors():
         lstm(None, None, [numpy.zeros((2, 3), 'f')], train=True)
     with pytest.raises(TypeError, match='foo'):
         lstm(None, None, [numpy.zeros((2, 3), 'f')], foo=True)
-    with pytest.raises(TypeError, match='list'):
+    with pytest.raises(AssertionError):  # Chainer asserts xs is a list
         lstm(None, None, numpy.zeros((2, 3), 'f'))
 
 
