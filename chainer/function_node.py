@@ -359,21 +359,25 @@ class FunctionNode:
         """Normalizes what forward returned: a tuple of arrays (NumPy
         scalars, which 0-d arithmetic gives, become 0-d arrays)."""
         if not isinstance(outputs, tuple):
-            if isinstance(outputs, list):
+            # (a list is let through for chainer-ng's own functions only;
+            # a user's forward gets Chainer's error)
+            if isinstance(outputs, list) and type(getattr(
+                    self, '_function', self)).__module__.startswith(
+                        'chainer.'):
                 outputs = tuple(outputs)
             else:
                 raise TypeError(
-                    '{}.forward must return a tuple of arrays, but returned '
-                    '{}'.format(self.label, type(outputs).__name__))
+                    'forward output must be a tuple ({})\nActual: {}'.format(
+                        self.label, type(outputs)))
         fixed = []
         for y in outputs:
             if isinstance(y, numpy.generic):
                 y = numpy.asarray(y)
             elif y is not None and not isinstance(y, _array_types()):
-                raise TypeError(
-                    '{}: forward output must be a tuple of ndarrays '
-                    '(numpy/cupy arrays), but an output is {}'.format(
-                        self.label, type(y).__name__))
+                raise TypeError(  # Chainer's words
+                    'incompatible array types are mixed in the forward '
+                    'output ({}).\nActual: {}'.format(
+                        self.label, ', '.join(str(type(o)) for o in outputs)))
             fixed.append(y)
         return tuple(fixed)
 

@@ -167,11 +167,31 @@ def test_type_check_can_be_disabled():
 
 
 def test_forward_must_return_tuple():
+    # Chainer 7.8.1's words; a list is refused too
     class Bad(chainer.FunctionNode):
         def forward(self, inputs):
             return inputs[0]
-    with pytest.raises(TypeError, match='Bad.forward must return a tuple'):
+
+    class BadList(chainer.FunctionNode):
+        def forward(self, inputs):
+            return [inputs[0]]
+
+    class BadItem(chainer.FunctionNode):
+        def forward(self, inputs):
+            return inputs[0], [1.]
+    with pytest.raises(TypeError) as e:
         Bad().apply((_v([1.]),))
+    assert str(e.value) == ("forward output must be a tuple (Bad)\n"
+                            "Actual: <class 'numpy.ndarray'>")
+    with pytest.raises(TypeError) as e:
+        BadList().apply((_v([1.]),))
+    assert str(e.value) == ("forward output must be a tuple (BadList)\n"
+                            "Actual: <class 'list'>")
+    with pytest.raises(TypeError) as e:
+        BadItem().apply((_v([1.]),))
+    assert str(e.value) == (
+        'incompatible array types are mixed in the forward output '
+        "(BadItem).\nActual: <class 'numpy.ndarray'>, <class 'list'>")
 
 
 def test_numpy_scalar_outputs_become_arrays():
