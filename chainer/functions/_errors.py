@@ -157,6 +157,21 @@ def chainer_text(err):
     return err
 
 
+def output_size_error(outs, two_d, deconv=False):
+    """Chainer's error for a convolution or pooling whose output would be
+    empty (a size ``<= 0`` in ``outs``), in its words: its 2-D functions
+    name the height or the width (a deconvolution's as a RuntimeError), the
+    others the output sizes."""
+    if not two_d:
+        err = AssertionError('Output sizes should be positive.')
+    else:
+        side = 'Height' if outs[0] <= 0 else 'Width'
+        err = RuntimeError('{} in the output must be positive.'.format(
+            side)) if deconv else AssertionError(
+                '{} in the output should be positive.'.format(side))
+    return chainer_text(err)
+
+
 def _argument_of_type(signature, args, kwargs, type_name):
     try:
         bound = signature.bind(*args, **kwargs)

@@ -19,7 +19,7 @@ import numpy
 
 import chainer
 from chainer import backend
-from chainer.functions._errors import invalid_type
+from chainer.functions._errors import invalid_type, output_size_error
 from chainer.functions.connection import _winograd
 from chainer.utils import get_conv_outsize
 from chainer.utils import conv_nd
@@ -531,11 +531,7 @@ def check_outsize_positive(func, x_dims, ksize, stride, pad, dilate,
     outs = conv_nd.conv_outs(x_dims, ksize, stride, pad, cover_all,
                              dilate)
     if any(o <= 0 for o in outs):
-        raise invalid_type(
-            func, 'a positive output size', 'output size {} (input {}, '
-            'kernel {}, stride {}, pad {}, dilate {})'.format(
-                outs, tuple(x_dims), tuple(ksize), tuple(stride),
-                tuple(pad), tuple(dilate)))
+        raise output_size_error(outs, getattr(func, '_two_d', False))
     return outs
 
 

@@ -6,7 +6,7 @@ from chainer.function_node import _RELEASED, FunctionNode
 from chainer.functions.connection import _conv
 from chainer.functions.connection.convolution_nd import _check_ndim
 from chainer.functions.connection.convolution_nd import _ConvParams
-from chainer.functions._errors import names_bad_arguments
+from chainer.functions._errors import names_bad_arguments, output_size_error
 from chainer.functions.math.sum import _np_sum
 
 
@@ -32,9 +32,7 @@ class DeconvolutionND(_ConvParams, FunctionNode):
             outsize = _conv.deconv_outsize(x.shape[2:], ksize, self.stride,
                                            self.pad, self.dilate)
             if any(o <= 0 for o in outsize):
-                raise _conv.invalid_type(
-                    self, 'a positive output size',
-                    'output size {}'.format(outsize), assertion=True)
+                raise output_size_error(outsize, self._two_d, deconv=True)
             self.cover_all = False
         else:
             outsize = self.outsize

@@ -13,7 +13,7 @@ import itertools
 import numpy
 
 from chainer import backend
-from chainer.functions._errors import invalid_type
+from chainer.functions._errors import invalid_type, output_size_error
 from chainer.utils import get_conv_outsize, get_deconv_outsize
 from chainer.utils.conv_nd import as_tuple, pad_for_windows, window_slices
 
@@ -51,9 +51,9 @@ def check_input(func, x, nd):
 
 def check_outs(func, dims, outs):
     if any(o <= 0 for o in outs):
-        raise invalid_type(func, 'a positive output size',
-                           'output size {} for input size {}'.format(
-                               outs, tuple(dims)))
+        # Chainer's words: its average pooling in 2-D names the side, its
+        # max pooling (an N-d one in every dimension) the sizes
+        raise output_size_error(outs, func.label == 'AveragePooling2D')
 
 
 def _windows(x, ksize, stride, pad, outs, pval, first=2):

@@ -105,8 +105,28 @@ def test_errors():
         F.convolution_2d(x, W, numpy.ones(3, numpy.float32))
     with pytest.raises(InvalidType, match=r'in_types\[0\]\.dtype\.kind == f'):
         F.convolution_2d(x.astype(numpy.int32), W)
-    with pytest.raises(InvalidType, match='positive output size'):
+    # Chainer's words and types for an empty output, by family
+    with pytest.raises(AssertionError,
+                       match=r'^Height in the output should be positive\.$'):
         F.convolution_2d(x, numpy.ones((4, 3, 7, 7), numpy.float32))
+    with pytest.raises(AssertionError,
+                       match=r'^Width in the output should be positive\.$'):
+        F.convolution_2d(x, numpy.ones((4, 3, 1, 7), numpy.float32))
+    with pytest.raises(AssertionError,
+                       match=r'^Output sizes should be positive\.$'):
+        F.convolution_nd(x, numpy.ones((4, 3, 7, 7), numpy.float32))
+    with pytest.raises(RuntimeError,
+                       match=r'^Height in the output must be positive\.$'):
+        F.deconvolution_2d(x, numpy.ones((3, 2, 1, 1), numpy.float32),
+                           pad=5)
+    with pytest.raises(RuntimeError,
+                       match=r'^Width in the output must be positive\.$'):
+        F.deconvolution_2d(x, numpy.ones((3, 2, 1, 1), numpy.float32),
+                           pad=(0, 5))
+    with pytest.raises(AssertionError,
+                       match=r'^Output sizes should be positive\.$'):
+        F.deconvolution_nd(x, numpy.ones((3, 2, 1, 1), numpy.float32),
+                           pad=5)
     with pytest.raises(ValueError, match='deterministic'):
         F.convolution_2d(x, W, deterministic=True)
     with pytest.raises(TypeError, match="'foo'"):

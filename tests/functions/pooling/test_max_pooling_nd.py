@@ -70,8 +70,17 @@ def test_errors():
         F.max_pooling_2d(x[0], 2)
     with pytest.raises(InvalidType, match=r'in_types\[0\]\.dtype\.kind == f'):
         F.max_pooling_2d(x.astype(numpy.int32), 2)
-    with pytest.raises(InvalidType, match='positive output size'):
+    # Chainer's words: max pooling names the sizes, 2-D average pooling
+    # the side
+    with pytest.raises(AssertionError,
+                       match=r'^Output sizes should be positive\.$'):
         F.max_pooling_2d(x, 6, cover_all=False)
+    with pytest.raises(AssertionError,
+                       match=r'^Height in the output should be positive\.$'):
+        F.average_pooling_2d(x, 6)
+    with pytest.raises(AssertionError,
+                       match=r'^Output sizes should be positive\.$'):
+        F.average_pooling_nd(x, 6)
 
 
 def test_grad_zeros_are_positive_like_chainer():
