@@ -10,8 +10,7 @@ from chainer.functions._errors import (chainer_text, invalid_type,
 
 
 def _check_permutation(indices):
-    # Chainer checks in debug mode only, with these words (otherwise an
-    # index out of range fails in NumPy's indexing, with NumPy's words).
+    # Chainer's checks (in its debug mode), in its words
     ind = backend.CpuDevice().send(indices)
     if ind.size == 0:
         return
@@ -54,6 +53,13 @@ class Permutate(FunctionNode):
                 'it must be a permutation of that axis'.format(
                     len(indices), axis, x.shape[axis]))
         if chainer.config.debug:
+            _check_permutation(indices)
+        elif isinstance(indices, numpy.ndarray) and \
+                not (indices >= len(indices)).any():
+            # An index past the end fails in NumPy's indexing, in its words
+            # (as in Chainer); a negative or repeated one, which indexing
+            # would take silently (no permutation), gets the debug mode's
+            # error
             _check_permutation(indices)
         xp = backend.get_array_module(x)
         if self.inv:

@@ -26,19 +26,21 @@ class SelectItem(FunctionNode):
         if x.shape[0] != t.shape[0]:
             raise invalid_type(self, 'x.shape[0] == t.shape[0]',
                                '{} != {}'.format(x.shape[0], t.shape[0]))
-        if chainer.config.debug and t.size and \
-                ((t < 0) | (t >= x.shape[1])).any():
-            raise chainer_text(ValueError(
-                'Each label `t` need to satisfty '
-                '`0 <= t < x.shape[1]`'))  # sic: Chainer's text
-        if isinstance(t, numpy.ndarray) and t.size:
-            # As Chainer's indexing fails (labels in [-n, 0) wrap), in
-            # NumPy's words
-            bad = (t < -x.shape[1]) | (t >= x.shape[1])
-            if bad.any():
+        debug = chainer.config.debug
+        if (debug or isinstance(t, numpy.ndarray)) and t.size:
+            # Chainer checks the labels in debug mode; otherwise a label
+            # past the end fails in its indexing, in NumPy's words, and a
+            # negative one (which indexing takes from the end, silently)
+            # gets the debug mode's error here
+            past = t >= x.shape[1]
+            if (t < 0).any() or debug and past.any():
+                raise chainer_text(ValueError(
+                    'Each label `t` need to satisfty '
+                    '`0 <= t < x.shape[1]`'))  # sic: Chainer's text
+            if past.any():
                 raise chainer_text(IndexError(
                     'index {} is out of bounds for axis 1 with size '
-                    '{}'.format(t[bad.argmax()], x.shape[1])))
+                    '{}'.format(t[past.argmax()], x.shape[1])))
         xp = backend.get_array_module(x)
         self._index = (xp.arange(len(t)), t)
         self._in_shape = x.shape

@@ -6,7 +6,8 @@ import chainer
 from chainer import backend
 from chainer._backprop import LeafSum
 from chainer.function_node import _RELEASED, FunctionNode, _graph_free
-from chainer.functions._errors import invalid_type, names_bad_arguments
+from chainer.functions._errors import (chainer_text, invalid_type,
+                                       names_bad_arguments)
 from chainer.utils.array import size_of_shape
 from chainer.variable import _new_variable
 
@@ -27,14 +28,9 @@ class EmbedIDFunction(FunctionNode):
                                '{} != f'.format(W.dtype.kind))
         if W.ndim != 2:
             raise invalid_type(self, 'in_types[1].ndim == 2', '{} != 2'.format(W.ndim))
-        if (chainer.config.debug or isinstance(x, numpy.ndarray)) and \
-                x.size:
-            bad = (x < 0) | (x >= len(W))
-            if self.ignore_label is not None:
-                bad &= x != self.ignore_label
-            if bad.any():
-                raise ValueError('Each not ignored `x` value need to '
-                                 'satisfy `0 <= x < len(W)`')
+        debug = chainer.config.debug
+        if (debug or isinstance(x, numpy.ndarray)) and x.size:
+            _check_ids(x, len(W), self.ignore_label, debug)
         self.retain_inputs((0,))
         self._w_shape = W.shape
         if self.ignore_label is None:
@@ -91,6 +87,23 @@ class EmbedIDFunction(FunctionNode):
             gW = g.array.copy()
         _scatter_add(gW, data[0], gy.array, self.ignore_label)
         return _new_variable(gW),
+
+
+def _check_ids(x, n, ignore_label, debug):
+    """Chainer's checks of the ids, in its words: in debug mode every id
+    out of ``[0, n)``; otherwise an id past the end fails as NumPy's
+    indexing fails in Chainer, and a negative one (which indexing would
+    silently take from the end) gets the debug mode's error."""
+    kept = True if ignore_label is None else x != ignore_label
+    neg = (x < 0) & kept
+    past = (x >= n) & kept
+    if debug and (neg | past).any() or neg.any():
+        raise chainer_text(ValueError(
+            'Each not ignored `x` value need to satisfy `0 <= x < len(W)`'))
+    if past.any():
+        raise chainer_text(IndexError(
+            'index {} is out of bounds for axis 0 with size {}'.format(
+                x.ravel()[past.ravel().argmax()], n)))
 
 
 class _RowSum(LeafSum):

@@ -44,3 +44,14 @@ def test_permutate_errors():
             F.permutate(x, numpy.array([0, 0, 1, 2], numpy.int32))
         with pytest.raises(ValueError, match='Out of bounds'):
             F.permutate(x, numpy.array([0, 4, 1, 2], numpy.int32))
+    # Outside debug mode an index past the end fails in NumPy's indexing,
+    # in its words (as in Chainer); a repeated or negative index, which the
+    # indexing would take silently (no permutation), gets the debug mode's
+    # error
+    with pytest.raises(IndexError, match=r'^index 4 is out of bounds'):
+        F.permutate(x, numpy.array([0, 4, 1, 2], numpy.int32))
+    with pytest.raises(ValueError,
+                       match=r'^indices contains duplicate value: 0$'):
+        F.permutate(x, numpy.array([0, 0, 1, 2], numpy.int32))
+    with pytest.raises(ValueError, match=r'^Out of bounds index: -1$'):
+        F.permutate(x, numpy.array([0, -1, 1, 2], numpy.int32))

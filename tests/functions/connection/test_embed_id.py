@@ -35,9 +35,18 @@ def test_errors():
     W = numpy.ones((3, 4), numpy.float32)
     with pytest.raises(InvalidType, match=r'in_types\[0\]\.dtype\.kind == i'):
         F.embed_id(numpy.array([0., 1.]), W)
-    # Chainer checks ids in debug mode only; on the CPU it is always done
-    for ids in ([0, 5], [-3, 0]):
-        with pytest.raises(ValueError, match='0 <= x < len\\(W\\)'):
+    # Out of debug mode an id past the end fails as NumPy's indexing fails
+    # in Chainer, in NumPy's words; a negative id (which indexing would
+    # take from the end) gets the debug mode's error, not a wrong row
+    with pytest.raises(IndexError, match=r'^index 5 is out of bounds for '
+                       r'axis 0 with size 3$'):
+        F.embed_id(numpy.array([[0, 5], [7, 1]]), W)
+    with pytest.raises(IndexError, match=r'^index 4 is out'):
+        F.embed_id(numpy.array([4, -1]), W, ignore_label=-1)
+    for ids in ([-3, 0], [-4, 9]):
+        with pytest.raises(ValueError,
+                           match=r'^Each not ignored `x` value need to '
+                           r'satisfy `0 <= x < len\(W\)`$'):
             F.embed_id(numpy.array(ids), W)
 
 
