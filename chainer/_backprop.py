@@ -399,13 +399,31 @@ def _take(grads, leaves, node):
 
 
 def _in_data(func):
-    data = func._retained_in_data
-    if data is None or type(data) is not tuple:
-        return tuple(None for _ in func.inputs)
+    """The input arrays a function hook sees in backward, as Chainer's:
+    those still held, by this function (its retained inputs), by the
+    function that made an input (its retained outputs) or by the input's
+    node (``retain_data``); None for the others."""
     out = [None] * len(func.inputs)
-    for i, d in zip(func._input_indexes_to_retain, data):
-        out[i] = d
+    data = func._retained_in_data
+    if type(data) is tuple:
+        for i, d in zip(func._input_indexes_to_retain, data):
+            out[i] = d
+    for i, node in enumerate(func.inputs):
+        if out[i] is None:
+            out[i] = node.data if node.data is not None else \
+                _retained_output(node)
     return tuple(out)
+
+
+def _retained_output(node):
+    creator = node._creator_node
+    data = None if creator is None else creator._retained_out_data
+    if type(data) is not tuple:
+        return None
+    for j, d in zip(creator._output_indexes_to_retain, data):
+        if creator.outputs[j]() is node:
+            return d
+    return None
 
 
 def _seed(var, loss_scale, caller):

@@ -45,6 +45,33 @@ def test_print_hook_marks_each_missing_input():
     assert head.index('<variable at') < head.index('(removed)')
 
 
+def test_backward_hooks_see_inputs_held_elsewhere():
+    # As in Chainer, a hook in backward sees an input the function did not
+    # retain when another holder still has it: ReLU retains its output,
+    # the input of "_ * 2", and a's data is kept by retain_data; x
+    # (nobody's) is not seen
+    seen = []
+
+    class Hook(chainer.FunctionHook):
+        name = 'seen'
+
+        def backward_preprocess(self, function, in_data, out_grad):
+            seen.append((function.label, in_data))
+
+    x = chainer.Variable(numpy.array([1., -2.], numpy.float32))
+    a = x * 3
+    a.retain_data()
+    y = F.exp(F.relu(a) * 2)
+    del a
+    with Hook():
+        F.sum(y).backward()
+    d = dict(seen)
+    numpy.testing.assert_array_equal(d['_ * 2'][0], [3., 0.])
+    assert d['exp'] == (None,)  # it retains its output, not its input
+    numpy.testing.assert_array_equal(d['ReLU'][0], [3., -6.])
+    assert d['_ * 3'] == (None,)
+
+
 def test_print_hook_end_and_sep():
     buf = io.StringIO()
     with pytest.warns(DeprecationWarning, match='sep argument'):
