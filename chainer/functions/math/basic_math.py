@@ -39,12 +39,21 @@ _NEP50 = int(numpy.__version__.split('.')[0]) >= 2
 
 
 def _const(x, value):
-    """A Python int/float constant as a scalar of a float ``x``'s dtype
-    (under NumPy 1 only: NumPy 2 already does that, at no cost).  Integer
-    arrays keep NumPy's own promotion of the constant."""
-    if not _NEP50 and x.dtype.kind == 'f' and \
-            type(value) in _scalar_types:
-        return x.dtype.type(value)
+    """A scalar constant as Chainer takes it: a scalar of ``x``'s dtype.
+    For a float ``x`` NumPy 2 does that already, at no cost (a Python
+    scalar joins the array's dtype); an integer or boolean ``x`` casts it
+    as Chainer does (1.5 becomes 1, 300 wraps round in int8), so the
+    result keeps ``x``'s dtype."""
+    kind = x.dtype.kind
+    if kind == 'f':
+        if type(value) in _scalar_types:
+            return value if _NEP50 else x.dtype.type(value)
+        if isinstance(value, numpy.generic):  # (NumPy 2 would promote)
+            return x.dtype.type(value)
+        return value
+    if kind in 'iub' and (type(value) in _scalar_types or
+                          isinstance(value, numpy.generic)):
+        return numpy.asarray(value).astype(x.dtype)[()]
     return value
 
 
@@ -57,10 +66,9 @@ def _array(y):
 def _convert_value_to_string(value):
     """A constant as op labels show it (Chainer's name): negative numbers in
     parentheses, arrays and Variables as ``constant array``."""
-    if isinstance(value, numpy.generic):
-        value = value.item()
-    if not isinstance(value, (int, float, complex)):
+    if not isinstance(value, (int, float, complex, numpy.generic)):
         return 'constant array'
+    # (a NumPy scalar as str shows it: np.float32(2.7) is 2.7)
     return '({})'.format(value) if value.real < 0 else str(value)
 
 
@@ -264,6 +272,8 @@ class Mul(FunctionNode):
 
     def forward(self, inputs):
         self.retain_inputs((0, 1))
+        if inputs[0].dtype.kind != 'f':
+            check_float(self, inputs[0], 'lhs')  # as Chainer's
         return _binary(self, inputs[0], inputs[1], _mul),
 
     def _backward_arrays(self, indexes, gys):
@@ -364,6 +374,7 @@ class PowVarVar(FunctionNode):
     def forward(self, inputs):
         self.retain_inputs((0, 1))
         self.retain_outputs((0,))
+        check_float(self, inputs[0], 'lhs')
         return _binary(self, inputs[0], inputs[1], _pow),
 
     def backward(self, indexes, grad_outputs):
@@ -395,8 +406,8 @@ class PowVarConst(FunctionNode):
     def forward(self, inputs):
         self.retain_inputs((0,))
         x, = inputs
-        return _fix_dtype(x ** self.value, x.dtype) if x.dtype.kind == 'f' \
-            else x ** self.value,
+        check_float(self, x)
+        return _fix_dtype(x ** _const(x, self.value), x.dtype),
 
     def backward(self, indexes, grad_outputs):
         x, = self.get_retained_inputs()
@@ -441,8 +452,9 @@ class PowConstVar(FunctionNode):
 
     def forward(self, inputs):
         x, = inputs
+        check_float(self, x)
         self.retain_outputs((0,))
-        return _fix_dtype(self.value ** x, x.dtype),
+        return _fix_dtype(_const(x, self.value) ** x, x.dtype),
 
     def backward(self, indexes, grad_outputs):
         y, = self.get_retained_outputs()
@@ -477,7 +489,7 @@ def _prepare(self, rhs):
     if isinstance(rhs, numpy.generic):
         if not isinstance(rhs, (numpy.number, numpy.bool_)):
             raise _const_error(rhs)
-        return 2, rhs.item() if self.dtype.kind == 'f' else rhs
+        return 2, rhs
     if isinstance(rhs, backend._get_array_types()):
         dtype = self.dtype
         if rhs.dtype != dtype:
@@ -534,8 +546,10 @@ def mul(self, rhs):  # lhs * rhs
 def div(self, rhs):  # lhs / rhs
     kind, rhs = _prepare(self, rhs)
     if kind == 2:
-        if self.dtype.kind != 'f':
-            return _no_grad(self.array / rhs)
+        # (an integer x takes 1 / rhs cast to its dtype, as in Chainer;
+        # a NumPy scalar's reciprocal in float64, as NumPy 1 computed it)
+        if isinstance(rhs, numpy.generic):
+            rhs = rhs.item()
         return MulConstant(1. / rhs).apply((self,))[0]
     return Div().apply((self, rhs))[0]
 
@@ -555,14 +569,23 @@ def _no_grad(array):
 
 def floordiv(self, rhs):  # lhs // rhs
     # Floor division is piecewise constant: its gradient is zero almost
-    # everywhere, so (as in Chainer) no graph is recorded.
+    # everywhere, so (as in Chainer) no graph is recorded.  An integer x
+    # is divided as Chainer's x / rhs (then floored): by a constant, times
+    # 1 / rhs cast to its dtype; by an array, not at all.
     kind, rhs = _prepare(self, rhs)
+    if self.dtype.kind != 'f':
+        if kind == 2:
+            return _no_grad(self.array * _const(self.array, 1. / rhs))
+        Div().apply((self, rhs))  # Chainer's error for an integer lhs
     rhs = rhs.array if kind == 0 else rhs
     return _no_grad(self.xp.floor_divide(self.array, rhs))
 
 
 def rfloordiv(self, rhs):  # rhs // lhs
     kind, rhs = _prepare(self, rhs)
+    if self.dtype.kind != 'f':
+        check_float(DivFromConstant(rhs) if kind == 2 else Div(),
+                    self.array, 'x' if kind == 2 else 'rhs')
     rhs = rhs.array if kind == 0 else rhs
     return _no_grad(self.xp.floor_divide(rhs, self.array))
 

@@ -1,6 +1,7 @@
 """The operators of Variable (+ - * / ** @ // neg abs) and F.add."""
 
 import operator
+import re
 
 import numpy
 import pytest
@@ -373,3 +374,56 @@ def test_array_steps_match_recorded_backward(name, f, shapes, dtype):
                 numpy.testing.assert_array_equal(g0, g1)
                 numpy.testing.assert_array_equal(numpy.signbit(g0),
                                                  numpy.signbit(g1))
+
+
+# --- constants as Chainer takes them ----------------------------------------
+
+def test_integer_variables_take_constants_in_their_dtype():
+    # Chainer casts a constant to an integer x's dtype (1.5 -> 1; 1 / 2
+    # -> 0; -1 wraps round in uint8), so the result keeps that dtype
+    vi = chainer.Variable(numpy.array([3, 7], numpy.int32))
+    for y, want in [(vi + 1.5, [4, 8]), (vi - 1.5, [2, 6]),
+                    (1.5 - vi, [-2, -6]), (vi * 0.5, [0, 0]),
+                    (vi / 2, [0, 0]), (vi / 0.5, [6, 14]),
+                    (vi + numpy.float32(2.7), [5, 9]),
+                    (vi // 2, [0, 0]), (vi // 0.5, [6, 14])]:
+        assert y.dtype == numpy.int32
+        numpy.testing.assert_array_equal(y.array, want)
+    assert (vi / 2).creator.label == '_ * 0.5'
+    vu = chainer.Variable(numpy.array([1, 2], numpy.uint8))
+    numpy.testing.assert_array_equal((vu * -1).array, [255, 254])
+    vb = chainer.Variable(numpy.array([True, False]))
+    numpy.testing.assert_array_equal((vb + 1).array, [True, True])
+    # and what Chainer refuses for integers
+    for f, msg in [(lambda: vi * vi, 'lhs.dtype.kind == f'),
+                   (lambda: vi ** 2, 'x.dtype.kind == f'),
+                   (lambda: 2 ** vi, 'x.dtype.kind == f'),
+                   (lambda: vi ** vi, 'lhs.dtype.kind == f'),
+                   (lambda: vi // vi, 'lhs.dtype.kind == f'),
+                   (lambda: 7 // vi, 'x.dtype.kind == f')]:
+        with pytest.raises(type_check.InvalidType, match=re.escape(msg)):
+            f()
+
+
+def test_numpy_scalar_constants_keep_their_label_and_precision():
+    v = chainer.Variable(numpy.array([3, 7], numpy.float32))
+    y = v + numpy.float32(2.7)
+    assert y.creator.label == '_ + 2.7' and y.dtype == numpy.float32
+    assert (v * numpy.float16(0.1)).creator.label == '_ * 0.1'
+    # (a negative one goes through format(), which shows its float value)
+    assert (numpy.float32(-2.7) - v).creator.label == \
+        '(-2.700000047683716) - _'
+    # x / c is x * (1 / c), the reciprocal in float64 as NumPy 1 made it
+    y = v / numpy.float32(2.7)
+    assert y.creator.label == '_ * 0.37037036382939437'
+    numpy.testing.assert_array_equal(
+        y.array, v.array * numpy.float32(1 / 2.700000047683716))
+    assert (v / numpy.float16(0.1)).creator.label == '_ * 10.002442002442002'
+    # a float64 constant does not promote a float32 x, nor change its bits
+    y = numpy.float64(2.7) ** v
+    assert y.dtype == numpy.float32
+    numpy.testing.assert_array_equal(y.array,
+                                     numpy.float32(2.7) ** v.array)
+    y = v ** numpy.float64(2.7)
+    numpy.testing.assert_array_equal(y.array,
+                                     v.array ** numpy.float32(2.7))
