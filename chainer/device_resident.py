@@ -79,22 +79,21 @@ class DeviceResident:
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
-        for name in _FINAL:
-            if name in cls.__dict__:
-                raise TypeError(
-                    '{}: the method {!r} cannot be overridden (override '
-                    'device_resident_accept instead)'.format(
-                        cls.__name__, name))
         cls._overridden_to_methods = tuple(
             name for name in _DEPRECATED_OVERRIDES
             if getattr(cls, name) is not getattr(DeviceResident, name))
-        for name in _DEPRECATED_OVERRIDES:
-            if name in cls.__dict__:
-                warnings.warn(
-                    "{}: overriding the method '{}' is deprecated; override "
-                    'device_resident_accept instead'.format(
-                        cls.__name__, name), DeprecationWarning,
-                    stacklevel=2)
+        # As Chainer's final methods: only overriding DeviceResident's own
+        # definition counts, so a subclass of an overrider is not warned again.
+        for name in cls.__dict__:   # in definition order, as Chainer
+            if name not in _FINAL and name not in _DEPRECATED_OVERRIDES:
+                continue
+            owner = next(k for k in cls.__mro__[1:] if name in k.__dict__)
+            if owner is not DeviceResident:
+                continue
+            if name in _FINAL:
+                raise TypeError('method {!r} is final.'.format(name))
+            warnings.warn('Overriding method {!r}.'.format(name),
+                          DeprecationWarning, stacklevel=2)
 
     @property
     def device(self):

@@ -312,6 +312,32 @@ def test_device_resident_overrides():
                 return self
 
 
+def test_overriding_device_resident_methods_in_chainer_words():
+    with pytest.raises(TypeError, match=r"^method 'to_device' is final\.$"):
+        class Bad(Chain):
+            def to_device(self, device):
+                return self
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter('always')
+
+        class Old(Chain):
+            def to_gpu(self, device=None):
+                return self
+
+            def to_cpu(self):
+                return self
+
+        # A subclass of an overrider overrides Old's method, not Chainer's:
+        # no second warning, as in Chainer.
+        class Older(Old):
+            def to_cpu(self):
+                return self
+    assert [(str(x.message), x.category) for x in w] == [
+        ("Overriding method 'to_gpu'.", DeprecationWarning),
+        ("Overriding method 'to_cpu'.", DeprecationWarning)]
+    assert Older._overridden_to_methods == ('to_cpu', 'to_gpu')
+
+
 def test_visitor_sees_everything():
     from chainer.device_resident import DeviceResidentsVisitor
 
