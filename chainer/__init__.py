@@ -15,6 +15,7 @@ from chainer.configuration import config, global_config, using_config  # NOQA
 
 _environment_check.check()
 _defaults.set_defaults()
+_defaults.set_numpy_printing()
 _malloc.tune()
 
 from chainer import backend  # NOQA

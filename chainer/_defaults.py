@@ -64,3 +64,17 @@ def set_defaults():
     g.in_recomputing = False
     g._will_recompute = False
     g.compute_mode = None
+
+
+def set_numpy_printing():
+    """NumPy 1's printing of scalars under NumPy 2 (``3.0``, not
+    ``np.float64(3.0)``): the programs written for Chainer print its
+    reports, evaluator results and lists of losses as they did.  Skipped
+    where the user chose a legacy mode already, or with
+    ``CHAINER_NUMPY_PRINT=2``."""
+    if int(numpy.__version__.split('.')[0]) < 2 or \
+            os.environ.get('CHAINER_NUMPY_PRINT', '1') == '2' or \
+            numpy.get_printoptions().get('legacy', False) is not False:
+        return
+    numpy.set_printoptions(legacy='1.25')
+

@@ -104,3 +104,32 @@ def test_fresh_global_config_is_independent_of_chainers():
     out = io.StringIO()
     g.show(out)
     assert out.getvalue() == 'x global x\ny global y\n'
+
+
+_NUMPY2 = int(numpy.__version__.split('.')[0]) >= 2
+
+
+def _printed(code, **env):
+    import os
+    import subprocess
+    import sys
+    out = subprocess.run(
+        [sys.executable, '-c', code], capture_output=True, text=True,
+        env=dict(os.environ, **env), check=True)
+    return out.stdout.strip()
+
+
+@pytest.mark.skipif(not _NUMPY2, reason='NumPy 1 prints so already')
+def test_numpy_scalars_print_as_under_numpy_1():
+    # A Chainer program's evaluator results, reports and lists of NumPy
+    # scalars print as they did (under NumPy 1): 0.5, not np.float32(0.5)
+    code = ('import numpy, chainer; '
+            'print([numpy.float32(0.5), numpy.int64(3)], '
+            'numpy.get_printoptions()["legacy"])')
+    assert _printed(code) == '[0.5, 3] 1.25'
+    # opted out, or a user's own legacy choice made before: left alone
+    assert _printed(code, CHAINER_NUMPY_PRINT='2') == \
+        '[np.float32(0.5), np.int64(3)] False'
+    code = ('import numpy; numpy.set_printoptions(legacy="1.13"); '
+            'import chainer; print(numpy.get_printoptions()["legacy"])')
+    assert _printed(code) == '1.13'

@@ -15,7 +15,7 @@ class TupleDataset:
     >>> from chainer.datasets import TupleDataset
     >>> ds = TupleDataset(np.arange(3), [10, 20, 30])
     >>> ds[1]
-    (np.int64(1), 20)
+    (1, 20)
     """
 
     def __init__(self, *datasets):

@@ -27,7 +27,7 @@ def from_data(data, *, size=None):
     >>> data.keys, data.mode
     (('x', 'y'), <class 'tuple'>)
     >>> data[2]
-    (np.int64(2), -2)
+    (2, -2)
     >>> tabular.from_data({'a': [1, 2], 'b': [3, 4]}).fetch()
     {'a': [1, 2], 'b': [3, 4]}
     """

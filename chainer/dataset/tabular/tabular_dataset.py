@@ -41,7 +41,7 @@ class TabularDataset(dataset_mixin.DatasetMixin):
     ...         return tuple(columns[k] for k in key_indices)
     >>> data = Squares()
     >>> data[3]
-    (np.int64(3), np.int64(9))
+    (3, 9)
     >>> view = data.slice[[3, 1], 'y']
     >>> view.mode is None, view.fetch().tolist()
     (True, [9, 1])
