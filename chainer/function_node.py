@@ -375,9 +375,9 @@ class FunctionNode:
                 y = numpy.asarray(y)
             elif y is not None and not isinstance(y, _array_types()):
                 raise TypeError(  # Chainer's words
-                    'incompatible array types are mixed in the forward '
-                    'output ({}).\nActual: {}'.format(
-                        self.label, ', '.join(str(type(o)) for o in outputs)))
+                    'forward output must be a tuple of ndarrays.\n'
+                    'Function: {}\nActual output types: {}'.format(
+                        self.label, tuple(type(o) for o in outputs)))
             fixed.append(y)
         return tuple(fixed)
 

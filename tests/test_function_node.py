@@ -190,8 +190,8 @@ def test_forward_must_return_tuple():
     with pytest.raises(TypeError) as e:
         BadItem().apply((_v([1.]),))
     assert str(e.value) == (
-        'incompatible array types are mixed in the forward output '
-        "(BadItem).\nActual: <class 'numpy.ndarray'>, <class 'list'>")
+        'forward output must be a tuple of ndarrays.\nFunction: BadItem\n'
+        "Actual output types: (<class 'numpy.ndarray'>, <class 'list'>)")
 
 
 def test_numpy_scalar_outputs_become_arrays():
