@@ -10,6 +10,7 @@ import zlib
 import numpy
 
 import chainer
+from chainer.utils import experimental
 from chainermn.communicators import _communication_utility as _util
 from chainermn.communicators.communicator_base import CommunicatorBase
 
@@ -77,6 +78,7 @@ class MpiCommunicatorBase(CommunicatorBase):
 
     # Arrays: metadata (shape, dtype) goes first as a pickle, then the bytes.
     def send(self, data, dest, tag):
+        experimental('chainermn.communicators.MpiCommunicatorBase.send')
         comm = self.mpi_comm
         is_tuple = isinstance(data, (tuple, list))
         if dest == self.rank:
@@ -89,6 +91,7 @@ class MpiCommunicatorBase(CommunicatorBase):
             comm.Send([_util.as_bytes(a), _util.get_mpi().BYTE], dest=dest, tag=tag)
 
     def recv(self, source, tag):
+        experimental('chainermn.communicators.MpiCommunicatorBase.recv')
         comm = self.mpi_comm
         if source == self.rank:
             return self._from_self(('array', tag), 'recv')
@@ -101,6 +104,7 @@ class MpiCommunicatorBase(CommunicatorBase):
         return tuple(arrays) if is_tuple else arrays[0]
 
     def bcast(self, data, max_buf_len=None, root=0):
+        experimental('chainermn.communicators.MpiCommunicatorBase.bcast')
         comm = self.mpi_comm
         if comm.rank == root:
             a, xp = _util.to_host(data)
@@ -112,11 +116,13 @@ class MpiCommunicatorBase(CommunicatorBase):
         return _util.from_host(a, xp)
 
     def gather(self, data, root=0):
+        experimental('chainermn.communicators.MpiCommunicatorBase.gather')
         a, xp = _util.to_host(data)
         ys = self.mpi_comm.gather(a, root=root)
         return None if ys is None else tuple(_util.from_host(y, xp) for y in ys)
 
     def allgather(self, x):
+        experimental('chainermn.communicators.MpiCommunicatorBase.allgather')
         a, xp = _util.to_host(x)
         return tuple(_util.from_host(y, xp) for y in self.mpi_comm.allgather(a))
 
@@ -135,6 +141,7 @@ class MpiCommunicatorBase(CommunicatorBase):
         return _util.from_host(buf.astype(a.dtype, copy=False), xp)
 
     def scatter(self, xs, root=0):
+        experimental('chainermn.communicators.CommunicatorBase.scatter')
         comm = self.mpi_comm
         xp = numpy
         if comm.rank == root:
@@ -152,6 +159,7 @@ class MpiCommunicatorBase(CommunicatorBase):
         return _util.from_host(y, xp)
 
     def alltoall(self, xs):
+        experimental('chainermn.communicators.MpiCommunicatorBase.alltoall')
         comm = self.mpi_comm
         if len(xs) != comm.size:
             parts = [_Failed('alltoall needs {} arrays, got {}'.format(comm.size, len(xs)))

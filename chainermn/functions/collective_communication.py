@@ -5,6 +5,7 @@ Backward runs MPI on arrays, so these give first-order gradients only."""
 
 import chainer
 from chainer import function_node
+from chainer.utils import experimental
 from chainermn.functions import _delegate
 
 
@@ -21,6 +22,7 @@ def _zeros_for_none(gys, like):
 class AllGather(function_node.FunctionNode):
 
     def __init__(self, comm):
+        experimental('chainermn.functions.AllGather')
         self.comm = comm
 
     def forward(self, inputs):
@@ -40,6 +42,7 @@ class AllGather(function_node.FunctionNode):
 class AllToAll(function_node.FunctionNode):
 
     def __init__(self, comm):
+        experimental('chainermn.functions.AllToAll')
         self.comm = comm
 
     def forward(self, inputs):
@@ -55,6 +58,7 @@ class AllToAll(function_node.FunctionNode):
 class Bcast(function_node.FunctionNode):
 
     def __init__(self, comm, root):
+        experimental('chainermn.functions.Bcast')
         self.comm, self.root = comm, root
 
     def forward(self, inputs):
@@ -79,6 +83,7 @@ class Bcast(function_node.FunctionNode):
 class Gather(function_node.FunctionNode):
 
     def __init__(self, comm, root):
+        experimental('chainermn.functions.Gather')
         self.comm, self.root = comm, root
 
     def forward(self, inputs):
@@ -101,6 +106,7 @@ class Gather(function_node.FunctionNode):
 class Scatter(function_node.FunctionNode):
 
     def __init__(self, comm, root):
+        experimental('chainermn.functions.Scatter')
         self.comm, self.root = comm, root
 
     def forward(self, inputs):
@@ -124,6 +130,7 @@ def _dummy():
 def allgather(comm, x):
     """Every rank's ``x``, as a tuple of Variables by rank, on every rank.
     Backward sums each rank's gradients of the copies of its ``x``."""
+    experimental('chainermn.functions.all_gather')
     return AllGather(comm).apply((x,))
 
 
@@ -131,12 +138,14 @@ def alltoall(comm, xs):
     """Sends ``xs[i]`` to rank ``i``; returns the tuple of what each rank sent
     here. ``len(xs)`` must be the number of ranks (every rank raises
     otherwise)."""
+    experimental('chainermn.functions.all_to_all')
     return AllToAll(comm).apply(tuple(xs))
 
 
 def bcast(comm, x, root=0):
     """``x`` of rank ``root`` on every rank (the others may pass None).
     Backward sums every rank's gradient into the root's ``x``."""
+    experimental('chainermn.functions.bcast')
     if comm.rank == root:
         return Bcast(comm, root).apply((x,))[0]
     return Bcast(comm, root).apply((_dummy(),))[0]
@@ -145,6 +154,7 @@ def bcast(comm, x, root=0):
 def gather(comm, x, root=0):
     """On ``root``, the tuple of every rank's ``x``; elsewhere a delegate
     variable whose ``backward()`` receives ``x``'s gradient from the root."""
+    experimental('chainermn.functions.gather')
     ys = Gather(comm, root).apply((x,))
     return ys if comm.rank == root else _delegate.ready(ys[0])
 
@@ -152,6 +162,7 @@ def gather(comm, x, root=0):
 def scatter(comm, xs, root=0):
     """Rank ``i`` gets ``xs[i]`` of rank ``root`` (the others may pass None).
     Backward gathers the gradients back to the root."""
+    experimental('chainermn.functions.scatter')
     if comm.rank == root:
         return Scatter(comm, root).apply(tuple(xs))[0]
     return Scatter(comm, root).apply((_dummy(),))[0]

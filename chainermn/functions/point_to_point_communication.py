@@ -4,6 +4,7 @@ differentiable formula), so these give first-order gradients only."""
 
 import chainer
 from chainer import function_node
+from chainer.utils import experimental
 from chainermn.functions import _delegate
 
 
@@ -12,6 +13,7 @@ class Send(function_node.FunctionNode):
     Backward receives the inputs' gradients from the peer."""
 
     def __init__(self, comm, peer_rank, peer_tag):
+        experimental('chainermn.functions.Send')
         self.comm, self.peer_rank, self.peer_tag = comm, peer_rank, peer_tag
 
     def forward(self, inputs):
@@ -33,6 +35,7 @@ class Recv(function_node.FunctionNode):
     (zeros where there is none)."""
 
     def __init__(self, comm, peer_rank, peer_tag, device=None):
+        experimental('chainermn.functions.Recv')
         self.comm, self.peer_rank, self.peer_tag = comm, peer_rank, peer_tag
         self.device = device
 
@@ -67,6 +70,7 @@ def send(x, communicator, rank, tag=0):
     :func:`recv` or :func:`pseudo_connect` to order several messages in one
     graph.
     """
+    experimental('chainermn.functions.send')
     xs = tuple(x) if isinstance(x, (tuple, list)) else (x,)
     y, = Send(communicator, rank, tag).apply(xs)
     return _delegate.ready(y)
@@ -82,6 +86,7 @@ def recv(communicator, rank, delegate_variable=None, tag=0, force_tuple=False, *
     send into this graph, so one backward runs both. ``device`` puts the
     arrays on that device (``chainer.get_device`` specifier).
     """
+    experimental('chainermn.functions.recv')
     if delegate_variable is None:
         delegate_variable = _delegate.delegate()
     else:

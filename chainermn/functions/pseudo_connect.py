@@ -1,5 +1,6 @@
 import chainer
 from chainer import function_node
+from chainer.utils import experimental
 
 
 class PseudoConnect(function_node.FunctionNode):
@@ -33,6 +34,7 @@ def pseudo_connect(delegate_variable, *actual_variables):
     >>> y.array, y.creator.label
     (array([1., 1.], dtype=float32), 'PseudoConnect')
     """
+    experimental('chainermn.functions.pseudo_connect')
     if delegate_variable is None:
         return tuple(chainer.as_variable(x) for x in actual_variables)
     return PseudoConnect().apply((delegate_variable,) + actual_variables)

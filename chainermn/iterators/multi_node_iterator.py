@@ -4,6 +4,8 @@ import numbers
 
 import numpy
 
+from chainer.utils import experimental
+
 
 def _build_ctrl_msg(stop, is_valid_data_type, is_paired_dataset, is_new_epoch,
                     current_position):
@@ -178,6 +180,7 @@ def create_multi_node_iterator(actual_iterator, communicator, rank_master=0):
     its position (``epoch``, ``epoch_detail``, ``is_new_epoch``, ...), and
     ``serialize`` writes it in the actual iterator's keys on every rank.
     """
+    experimental('chainermn.iterators.create_multi_node_iterator')
     if communicator.rank == rank_master:
         return _MultiNodeIteratorMaster(actual_iterator, communicator, rank_master)
     return _MultiNodeIteratorSlave(communicator, rank_master)

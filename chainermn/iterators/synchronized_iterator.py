@@ -1,6 +1,7 @@
 import numpy
 
 from chainer.iterators import ShuffleOrderSampler
+from chainer.utils import experimental
 from chainermn.iterators.multi_node_iterator import _Wrapping
 
 
@@ -32,4 +33,5 @@ def create_synchronized_iterator(actual_iterator, communicator):
     is reset (a collective call). For model parallelism, where every rank
     reads its own copy of the dataset and must see the same batches, without
     sending them as :func:`create_multi_node_iterator` does."""
+    experimental('chainermn.iterators.create_synchronized_iterator')
     return _SynchronizedIterator(actual_iterator, communicator)

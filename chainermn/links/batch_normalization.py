@@ -1,5 +1,6 @@
 import chainer
 import chainer.links as L
+from chainer.utils import experimental
 from chainermn.functions.batch_normalization import get_communication_backend
 from chainermn.functions.batch_normalization import multi_node_batch_normalization
 
@@ -21,6 +22,7 @@ class MultiNodeBatchNormalization(L.BatchNormalization):
     def __init__(self, size, comm, decay=0.9, eps=2e-5, dtype=None, use_gamma=True,
                  use_beta=True, initial_gamma=None, initial_beta=None,
                  communication_backend='auto'):
+        experimental('chainermn.links.MultiNodeBatchNormalization')
         get_communication_backend(comm, communication_backend)  # checks it
         super().__init__(size, decay=decay, eps=eps, dtype=dtype, use_gamma=use_gamma,
                          use_beta=use_beta, initial_gamma=initial_gamma,

@@ -1,6 +1,7 @@
 import collections
 
 import chainer
+from chainer.utils import experimental
 from chainermn import functions
 
 
@@ -41,6 +42,7 @@ class MultiNodeChainList(chainer.ChainList):
     """
 
     def __init__(self, comm):
+        experimental('chainermn.MultiNodeChainList')
         super().__init__()
         self._comm = comm
         self._rank_inouts = []

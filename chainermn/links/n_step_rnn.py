@@ -1,4 +1,5 @@
 import chainer
+from chainer.utils import experimental
 from chainermn import functions
 
 
@@ -33,4 +34,5 @@ def create_multi_node_n_step_rnn(actual_link, communicator, rank_in=None, rank_o
     ``rank_in`` (zeros when None), its final states are sent to ``rank_out``.
     Calling it with the sequences returns the link's outputs followed by the
     delegate variable of the send (None when ``rank_out`` is None)."""
+    experimental('chainermn.links.create_multi_node_n_step_rnn')
     return _MultiNodeNStepRNN(actual_link, communicator, rank_in, rank_out)

@@ -190,3 +190,34 @@ def test_mnist_example_on_two_processes(tmp_path):
     assert log[-1]['main/loss'] < log[0]['main/loss']
     # One snapshot, by rank 0, which every rank resumes from.
     assert sorted(os.listdir(tmp_path / 'out')) == ['log', 'snapshot_iter_29.0']
+
+
+_EXPERIMENTAL_CODE = '''
+import warnings
+import numpy, chainer, chainermn
+F = chainermn.functions
+with warnings.catch_warnings(record=True) as w:
+    warnings.simplefilter('always')
+    comm = chainermn.create_communicator('naive')
+    x = chainer.Variable(numpy.ones(2, numpy.float32))
+    F.allgather(comm, x)
+    chainermn.links.MultiNodeBatchNormalization(2, comm)
+    chainermn.MultiNodeChainList(comm)
+    comm.bcast(numpy.zeros(1))
+for m in w:
+    if m.category is FutureWarning:
+        print(m.message)
+'''
+
+
+def test_experimental_features_warn_as_in_chainer():
+    if _mpiexec() is None:
+        pytest.skip('needs mpi4py')
+    out = subprocess.run([sys.executable, '-c', _EXPERIMENTAL_CODE], capture_output=True,
+                         text=True, check=True).stdout
+    tail = ' is experimental. The interface can change in the future.'
+    assert out.splitlines() == [name + tail for name in (
+        'chainermn.functions.all_gather', 'chainermn.functions.AllGather',
+        'chainermn.communicators.MpiCommunicatorBase.allgather',
+        'chainermn.links.MultiNodeBatchNormalization', 'chainermn.MultiNodeChainList',
+        'chainermn.communicators.MpiCommunicatorBase.bcast')]
