@@ -5,12 +5,22 @@ central difference taken along one random direction of all inputs at once:
 two extra forward passes, whatever the size of the inputs.
 """
 
+import warnings
+
 import numpy
 
 import chainer
 from chainer import backend
-from chainer.testing.array import assert_allclose  # NOQA
+from chainer.testing import array as _testing_array
 from chainer.variable import Variable
+
+
+def assert_allclose(x, y, atol=1e-5, rtol=1e-4, verbose=True):
+    """Deprecated alias of :func:`chainer.testing.assert_allclose`."""
+    warnings.warn('chainer.gradient_check.assert_allclose is deprecated. '
+                  'Use chainer.testing.assert_allclose instead.',
+                  DeprecationWarning)
+    _testing_array.assert_allclose(x, y, atol, rtol, verbose)
 
 
 class NondifferentiableError(Exception):
@@ -514,8 +524,8 @@ def check_jvp(func, x_data, x_tangent, eps=1e-3, atol=1e-5, rtol=1e-4,
             2 * eps)
         for kind, got in (('native', native[k]), ('derived', derived[k])):
             try:
-                assert_allclose(numerical, _to_float64(got.array),
-                                atol=atol, rtol=rtol)
+                _testing_array.assert_allclose(
+                    numerical, _to_float64(got.array), atol=atol, rtol=rtol)
             except AssertionError as e:
                 raise AssertionError(
                     'check_jvp: the {} forward-mode derivative of output {} '

@@ -1,3 +1,5 @@
+import warnings
+
 import numpy
 import pytest
 
@@ -158,3 +160,14 @@ def test_sample_unit_vector(size):
     if size:
         numpy.testing.assert_allclose(numpy.square(y).sum(), 1.0)
         assert abs(y).min() >= 0.1 / numpy.sqrt(size)
+
+
+def test_assert_allclose_is_deprecated_as_in_chainer():
+    with pytest.warns(DeprecationWarning) as w:
+        gradient_check.assert_allclose(numpy.ones(2), numpy.ones(2) + 1e-6)
+    assert [str(m.message) for m in w] == [
+        'chainer.gradient_check.assert_allclose is deprecated. '
+        'Use chainer.testing.assert_allclose instead.']
+    with pytest.raises(AssertionError), warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        gradient_check.assert_allclose(numpy.ones(2), numpy.zeros(2))
