@@ -456,8 +456,9 @@ class Link(device_resident.DeviceResident):
         Deprecated (as in Chainer, which kept it for old code such as
         chainerrl's): use :attr:`device`.
         """
-        warnings.warn('Link._device_id is deprecated: use Link.device',
-                      DeprecationWarning, stacklevel=2)
+        warnings.warn('Link._device_id is left only for backward '
+                      'compatibility and likely to be removed. Use '
+                      'Link.device instead.', DeprecationWarning, stacklevel=2)
         device = self.device
         return device.device.id if device.name.startswith('@cupy:') else None
 

@@ -542,3 +542,12 @@ def test_serialize_with_a_plain_callable_initializes_parameters():
     assert seen == [('x', None), ('z', None)]
     numpy.testing.assert_array_equal(link.x.array, [0, 1, 2])
     numpy.testing.assert_array_equal(link.z, [0, 1, 2])
+
+
+def test_device_id_is_deprecated_in_chainer_words():
+    link = chainer.links.Linear(2, 3)
+    with pytest.warns(DeprecationWarning) as w:
+        assert link._device_id is None
+    assert [str(m.message) for m in w] == [
+        'Link._device_id is left only for backward compatibility and likely '
+        'to be removed. Use Link.device instead.']
