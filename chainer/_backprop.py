@@ -22,11 +22,24 @@ from chainer.variable import Variable, _new_variable
 
 
 def _sum(gs):
-    """Sums a list of gradients (Variables or arrays) in one op."""
+    """Sums a list of gradients (Variables or arrays) in one op; arrays
+    alone (made with no graph to record) as arrays, with MultiAdd's sums
+    but not its node."""
     if len(gs) == 1:
         return gs[0]
-    from chainer.functions.math.basic_math import add
-    return add(*gs)
+    for g in gs:
+        if isinstance(g, Variable):
+            from chainer.functions.math.basic_math import add
+            return add(*gs)
+    y = gs[0] + gs[1]
+    for g in gs[2:]:
+        if g.shape == y.shape:
+            y += g
+        else:
+            y = y + g
+    if isinstance(y, numpy.generic):  # (0-d arithmetic)
+        y = numpy.asarray(y)
+    return y
 
 
 def _as_variable(g):
@@ -472,7 +485,7 @@ def _store_leaf_grads(leaves, loss_scale):
             gs = _sum(gs)
         elif old is not None:
             gs = _sum([old, gs])
-        elif not isinstance(gs, Variable):
+        if not isinstance(gs, Variable):
             gs = _new_variable(gs)
         node._grad_var = gs
         if loss_scale is not None:

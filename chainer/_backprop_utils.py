@@ -14,7 +14,7 @@ def _reduce(grad_list):
     if not grad_list:
         return None
     if len(grad_list) > 1:
-        grad_list[:] = [_backprop._sum(grad_list)]
+        grad_list[:] = [_as_variable(_backprop._sum(grad_list))]
     return grad_list[0]
 
 

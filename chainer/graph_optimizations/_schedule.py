@@ -421,7 +421,9 @@ class Schedule(_Dropped):
                 if g is None:
                     continue
                 if type(g) is list:
-                    g = _sum(g)._data
+                    g = _sum(g)
+                    if isinstance(g, Variable):
+                        g = g._data
                 if dest is not None and recipes is self.recipes:
                     # a backward that hands its gradient on as it is
                     _add_to(grads, dest, g)

@@ -154,6 +154,9 @@ class AddConstant(FunctionNode):
     def forward(self, inputs):
         return inputs[0] + _const(inputs[0], self.value),
 
+    def _backward_arrays(self, indexes, gys):
+        return _same_as_input(self, gys[0])
+
     def backward(self, indexes, grad_outputs):
         return grad_outputs[0],
 
@@ -409,9 +412,25 @@ class PowVarConst(FunctionNode):
         check_float(self, x)
         return _fix_dtype(x ** _const(x, self.value), x.dtype),
 
+    def _backward_arrays(self, indexes, gys):
+        # PowVarConstGrad's product, without its node
+        data = self._retained_in_data
+        if data is _RELEASED:
+            return None
+        return _same_as_input(self, _array(_pow_grad(data[0], gys[0],
+                                                     self.value)))
+
     def backward(self, indexes, grad_outputs):
         x, = self.get_retained_inputs()
         return PowVarConstGrad(self.value).apply((x, grad_outputs[0]))
+
+
+def _pow_grad(x, gy, c):
+    """``gy * c * x^(c-1)`` (``gy * (x + x)`` for ``c == 2``)."""
+    if c == 2:
+        return gy * (x + x)
+    c = _const(x, c)
+    return _fix_dtype(gy * (c * x ** (c - 1)), x.dtype)
 
 
 class PowVarConstGrad(FunctionNode):
@@ -423,11 +442,7 @@ class PowVarConstGrad(FunctionNode):
     def forward(self, inputs):
         self.retain_inputs((0, 1))
         x, gy = inputs
-        c = self.value
-        if c == 2:
-            return gy * (x + x),
-        y = gy * (c * x ** (c - 1))
-        return (_fix_dtype(y, x.dtype) if x.dtype.kind == 'f' else y),
+        return _pow_grad(x, gy, self.value),
 
     def backward(self, indexes, grad_outputs):
         x, gy = self.get_retained_inputs()

@@ -338,6 +338,13 @@ _ARRAY_STEP_CASES = [
     ('mul constant', lambda a, b: a * -1.5, [(3, 2), ()]),
     ('mul constant array',
      lambda a, b: a * numpy.full((4, 3, 2), 3, a.dtype), [(3, 2)]),
+    ('add constant', lambda a, b: a + 1.5, [(3, 2), ()]),
+    ('add constant array',
+     lambda a, b: a + numpy.ones((4, 3, 2), a.dtype), [(3, 2)]),
+    ('pow 2', lambda a, b: a ** 2, [(3, 2), ()]),
+    ('pow 3', lambda a, b: a ** 3, [(3, 2), ()]),
+    ('pow 1.5', lambda a, b: (a * a + 1) ** 1.5, [(3, 2), ()]),
+    ('poly', lambda a, b: a ** 2 - 2 * a + 1 + a * b, [(3, 2), ()]),
 ]
 
 
