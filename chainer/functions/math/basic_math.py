@@ -133,6 +133,13 @@ class Add(FunctionNode):
     def forward(self, inputs):
         return _binary(self, inputs[0], inputs[1], _add),
 
+    def _backward_arrays(self, indexes, gys):
+        gy = gys[0]
+        x0, x1 = self.inputs
+        if x0.shape != gy.shape or x1.shape != gy.shape:
+            return None  # broadcast: the engine sums backward's gradients
+        return (gy,) * len(indexes)
+
     def backward(self, indexes, grad_outputs):
         gy = grad_outputs[0]
         return gy, gy

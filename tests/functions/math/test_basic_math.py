@@ -338,6 +338,8 @@ _ARRAY_STEP_CASES = [
     ('mul constant', lambda a, b: a * -1.5, [(3, 2), ()]),
     ('mul constant array',
      lambda a, b: a * numpy.full((4, 3, 2), 3, a.dtype), [(3, 2)]),
+    ('add', lambda a, b: a + b, [(3, 2), ()]),
+    ('add broadcast', lambda a, b: a + b[:1], [(3, 2)]),
     ('add constant', lambda a, b: a + 1.5, [(3, 2), ()]),
     ('add constant array',
      lambda a, b: a + numpy.ones((4, 3, 2), a.dtype), [(3, 2)]),
