@@ -153,6 +153,9 @@ class FunctionNode:
     # True where ``_backward_arrays`` takes a third argument, the pass's
     # dict of leaf gradients kept as sums (``chainer._backprop.LeafSum``)
     _sums_leaf_grads = False
+    # True where ``_backward_arrays`` returns the output's gradient itself
+    # whenever the shapes allow (a static schedule then hands it on)
+    _hands_gradient_on = False
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)

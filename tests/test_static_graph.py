@@ -903,3 +903,37 @@ def test_only_links_can_be_static():
 
     with pytest.raises(TypeError, match='Chain'):
         NotALink().forward(numpy.ones(1, 'f'))
+
+
+class _Shifts(chainer.Chain):
+
+    @chainer.static_graph
+    def forward(self, x):
+        for _ in range(5):
+            x = x * 2 + 1
+        return F.sum(x)
+
+
+def test_replay_hands_on_a_gradient_an_op_passes_through(monkeypatch):
+    # AddConstant's gradient is its output's: after the first replay the
+    # schedule hands it on without calling the op (and gives the same
+    # gradients as define-by-run)
+    from chainer.functions.math import basic_math
+    calls = []
+    step = basic_math.AddConstant._backward_arrays
+    monkeypatch.setattr(basic_math.AddConstant, '_backward_arrays',
+                        lambda self, *a: calls.append(1) or step(self, *a))
+    s, d = _twins(_Shifts)
+    x0 = numpy.arange(3, dtype=numpy.float32)
+    counts = []
+    for i in range(5):
+        xs, xd = chainer.Variable(x0.copy()), chainer.Variable(x0.copy())
+        _call(s, True, xs).backward()
+        with _dbr():
+            d(xd).backward()
+        _same(xs.grad, xd.grad)
+        numpy.testing.assert_array_equal(xs.grad, numpy.full(3, 32.))
+        counts.append(len(calls))
+    # define-by-run calls it 5 times a step; the replays only at first
+    assert counts[-1] - counts[-2] == 5
+    assert counts[-2] - counts[-3] == 5

@@ -439,6 +439,10 @@ class Schedule(_Dropped):
             if f._backward_arrays is not None:
                 gxs = f._backward_arrays(target, gy, sums) \
                     if f._sums_leaf_grads else f._backward_arrays(target, gy)
+                if f._hands_gradient_on and gxs is not None and \
+                        len(gxs) == 1 and gxs[0] is gy[0] and \
+                        recipes is self.recipes:
+                    entry[6] = slots[0]  # next time, handed on as it is
             if gxs is None:
                 recipe = recipes.get(key)
                 if recipe.__class__ is BackwardRecipe and recipe.verified:

@@ -161,6 +161,8 @@ class AddConstant(FunctionNode):
     def forward(self, inputs):
         return inputs[0] + _const(inputs[0], self.value),
 
+    _hands_gradient_on = True
+
     def _backward_arrays(self, indexes, gys):
         return _same_as_input(self, gys[0])
 
