@@ -26,16 +26,14 @@ class PolynomialShift(_shift._Shift):
         self._target = target
 
     def _value(self):
-        if self._t >= self._max_count:
-            value = 0. * self._init
-        else:
-            value = self._init * (1 - self._t / self._max_count) ** self._rate
+        decay = max(1 - self._t / self._max_count, 0)
+        value = self._init * decay ** self._rate
         if self._target is None:
             return value
-        # Chainer compares target / value here (the other shifts take
-        # value / target): a value decayed to 0 stays 0 for a target of 0
-        ratio = self._target / value if value else float(
-            'inf' if self._target else 0)
+        # Chainer compares target / value (the other shifts take value /
+        # target), so a value decayed to 0 raises ZeroDivisionError there,
+        # as it does here
+        ratio = self._target / value
         if self._rate > 0 and ratio > 1 or self._rate <= 0 and ratio < 1:
             return self._target
         return value

@@ -130,3 +130,14 @@ def test_explicit_optimizer_and_errors(fake_trainer):
         E.StepShift('lr', 0.5, 0)
     with pytest.raises(ValueError):
         E.WarmupShift('lr', 0., 0, 1.)
+
+
+def test_polynomial_shift_with_target_divides_by_a_zero_value(fake_trainer):
+    # Chainer 7.8.1 takes target / value, so once the value has decayed to
+    # 0 the step raises, which a user's program sees
+    ext = E.PolynomialShift('lr', 2, 3, init=0.5, target=0.1)
+    with pytest.raises(ZeroDivisionError, match='float division by zero'):
+        _run(ext, n=4, fake=fake_trainer)
+    values, _ = _run(E.PolynomialShift('lr', 2, 10, init=0.5, target=0.1),
+                     n=5, fake=fake_trainer)
+    assert values == pytest.approx([0.5, 0.405, 0.32, 0.245, 0.18, 0.125])
