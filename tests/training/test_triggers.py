@@ -28,6 +28,9 @@ def test_interval_trigger(fires, fake_trainer):
         [0, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1]
     t = T.IntervalTrigger(3, 'iteration')
     assert str(t) == "IntervalTrigger(3, 'iteration')"
+    # only str is Chainer's; repr stays the default object form
+    assert repr(t).startswith(
+        '<chainer.training.triggers.interval_trigger.IntervalTrigger object')
     assert t.get_training_length() == (3, 'iteration')
     assert _saved(t) == {'previous_iteration': 0,
                          'previous_epoch_detail': 0.0}

@@ -93,5 +93,3 @@ class IntervalTrigger:
     def __str__(self):
         return '{}({}, {!r})'.format(type(self).__name__, self.period,
                                      self.unit)
-
-    __repr__ = __str__
