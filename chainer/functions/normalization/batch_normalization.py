@@ -193,11 +193,20 @@ class BatchNormalizationGrad(FunctionNode):
 
     def _formulas(self, x, gamma, gy):
         """The gradients by array formulas (any backend, dtype, axes)."""
-        xhat = (_interm(x) - self.mean) * self.inv_std
-        gy_ = _interm(gy)
         other = _other_axes(gy.shape, gamma.shape)
-        gbeta = gy_.sum(axis=other, keepdims=True)
-        ggamma = (gy_ * xhat).sum(axis=other, keepdims=True)
+        if x.dtype == gamma.dtype == gy.dtype == self.mean.dtype == \
+                numpy.float16:
+            # all in float16, as Chainer (its promoted dtype), the sums too
+            xhat = (x - self.mean) * self.inv_std
+            gy_ = gy
+            gbeta = gy.sum(axis=other, dtype=gy.dtype, keepdims=True)
+            ggamma = (gy * xhat).sum(axis=other, dtype=gy.dtype,
+                                     keepdims=True)
+        else:
+            xhat = (_interm(x) - self.mean) * self.inv_std
+            gy_ = _interm(gy)
+            gbeta = gy_.sum(axis=other, keepdims=True)
+            ggamma = (gy_ * xhat).sum(axis=other, keepdims=True)
         if set(other) == {a for a in self.axes if x.shape[a] != 1}:
             # Batch normalization: Chainer's form (the same rounding),
             # (gamma * inv_std) * (gy - (xhat * ggamma + gbeta) / m).
@@ -350,6 +359,15 @@ class BatchNormalization(_AxisNames, FunctionNode):
             inv_std = 1 / numpy.sqrt(var + self.eps)
             mean, inv_std, var = (a.astype(x.dtype).reshape(self._keep)
                                   for a in (mean, inv_std, var))
+        elif x.dtype == gamma.dtype == numpy.float16:
+            # Chainer takes the statistics in the promoted dtype of x and
+            # gamma, float16 here, and NumPy's mean and var round them so
+            mean = x.mean(axis=axes, dtype=x.dtype, keepdims=True)
+            var = x.var(axis=axes, dtype=x.dtype, keepdims=True)
+            xp = backend.get_array_module(x)
+            inv_std = xp.reciprocal(xp.sqrt(var + self.eps, dtype=x.dtype))
+            y = gamma.reshape(self._keep) * (
+                (x - mean) * inv_std) + beta.reshape(self._keep)
         else:
             mean, inv_std, var = _stats(x, axes, self.eps)
             # gamma * ((x - mean) * inv_std) + beta: Chainer's rounding.

@@ -311,3 +311,28 @@ def test_fixed_mixed_dtypes_backward():
     numpy.testing.assert_allclose(
         x.grad, numpy.broadcast_to(g.array * inv, (4, 3)), rtol=1e-2)
     numpy.testing.assert_allclose(b.grad, [4, 4, 4])
+
+
+def test_float16_statistics_and_gradients_in_float16_as_chainer():
+    # x and gamma both float16: Chainer's promoted dtype is float16, so its
+    # mean, var and the backward sums round in float16 (values of 7.8.1)
+    x = (numpy.arange(24, dtype=numpy.float16).reshape(4, 3, 2) *
+         numpy.float16(0.37)) % 2.3
+    x = chainer.Variable(x.astype(numpy.float16))
+    g = chainer.Variable(numpy.ones(3, numpy.float16))
+    b = chainer.Variable(numpy.zeros(3, numpy.float16))
+    rm, rv = numpy.zeros(3, numpy.float16), numpy.ones(3, numpy.float16)
+    y = F.batch_normalization(x, g, b, running_mean=rm, running_var=rv)
+    assert y.dtype == numpy.float16
+    assert y.array[0].tolist() == [[-0.98046875, -0.58935546875],
+                                   [-0.3154296875, 1.4814453125],
+                                   [-0.3173828125, 1.478515625]]
+    assert rm.tolist() == [0.0927734375, 0.08050537109375, 0.154541015625]
+    assert rv.tolist() == [1.001953125, 0.90478515625, 0.90478515625]
+    F.sum(y * y.array).backward()
+    assert x.grad[0].tolist() == [[0.0, 0.0], [0.0023708343505859375,
+                                               0.00948333740234375],
+                                  [0.007106781005859375,
+                                   0.01421356201171875]]
+    assert g.grad.tolist() == [8.0, 7.99609375, 7.9921875]
+    assert b.grad.tolist() == [0.0, -0.005126953125, -0.013916015625]
