@@ -44,6 +44,13 @@ class AveragePoolingND(_PoolGeometry, FunctionNode):
         _pooling.check_outs(self, x.shape[2:], outs)
         self.divisor = _divisor(x, self.ksize, self.stride, self.pad, outs,
                                 self.pad_value)
+        if x.dtype == numpy.float16 and not numpy.ndim(self.divisor):
+            # Chainer takes NumPy's mean of the windows, which sums and
+            # divides float16 in float32 before rounding back
+            y = _pooling.sum_pool(x.astype(numpy.float32), self.ksize,
+                                  self.stride, self.pad, outs)
+            y /= numpy.float32(self.divisor)
+            return y.astype(x.dtype),
         y = _pooling.sum_pool(x, self.ksize, self.stride, self.pad, outs)
         y /= self.divisor
         return y,

@@ -77,3 +77,19 @@ def test_bits_match_chainer_avgpool_overlap_grad():
     for k, v in expect.items():
         numpy.testing.assert_array_equal(out[k], v, err_msg=k)
         assert out[k].dtype == numpy.float32
+
+
+def test_float16_averages_in_float32_as_numpy_mean():
+    # Chainer 7.8.1 takes the window means with NumPy's mean, whose float16
+    # sums run in float32; its digits
+    numpy.random.seed(0)
+    x = numpy.random.randn(1, 2, 4, 4).astype(numpy.float16)
+    y = F.average_pooling_2d(x, 2)
+    assert y.dtype == numpy.float16
+    assert y.array.ravel().tolist() == [
+        0.763671875, 1.00390625, 0.297607421875, 0.59375, -0.1524658203125,
+        -0.104736328125, 0.95458984375, 0.097900390625]
+    y = F.average_pooling_2d(x, 3, 1, 1)
+    assert y.array.ravel()[:6].tolist() == [
+        0.33935546875, 0.5537109375, 0.38232421875, 0.4462890625,
+        0.37353515625, 0.60400390625]
