@@ -5,8 +5,6 @@ import os
 import sys
 import traceback
 
-import numpy
-
 from chainer import reporter as reporter_module
 from chainer import serializer as serializer_module
 from chainer.training import extension as extension_module
@@ -238,29 +236,5 @@ class Trainer:
         else:
             self._snapshot_elapsed_time = float(serializer(
                 '_snapshot_elapsed_time', 0.0))
-        _serialize_random_state(serializer['_numpy_random_state'])
-
-
-def _serialize_random_state(serializer):
-    """Saves or restores NumPy's global random state (which draws the
-    shuffled orders of the iterators, dropout masks...), so that a resumed
-    run draws the same numbers as an uninterrupted one. A snapshot without
-    it (one written by Chainer) leaves the state alone."""
-    if isinstance(serializer, serializer_module.Serializer):
-        _, keys, pos, has_gauss, gauss = numpy.random.get_state()
-        serializer('keys', keys)
-        serializer('pos', pos)
-        serializer('has_gauss', has_gauss)
-        serializer('cached_gaussian', gauss)
-        return
-    try:
-        values = [serializer(k, None) for k in
-                  ('keys', 'pos', 'has_gauss', 'cached_gaussian')]
-    except KeyError:
-        return
-    if any(v is None for v in values) or getattr(serializer, 'dry_run', False):
-        return
-    keys, pos, has_gauss, gauss = values
-    numpy.random.set_state((
-        'MT19937', numpy.asarray(keys, numpy.uint32), int(pos),
-        int(has_gauss), float(gauss)))
+        # NumPy's global random state is not part of it, as in Chainer: a
+        # loaded trainer draws on from where the process stands

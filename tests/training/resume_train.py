@@ -33,6 +33,30 @@ class MLP(chainer.Chain):
         return self.l2(F.dropout(F.relu(self.l1(x)), 0.2))
 
 
+class RandomState:
+    """Keeps NumPy's global random state in the snapshots (the trainer does
+    not, as Chainer's does not), so that the resumed run draws the same
+    shuffles and dropout masks."""
+
+    trigger = (1, 'iteration')
+
+    def __call__(self, trainer):
+        pass
+
+    def serialize(self, serializer):
+        if isinstance(serializer, chainer.serializer.Serializer):
+            _, keys, pos, has_gauss, gauss = numpy.random.get_state()
+            for name, v in (('keys', keys), ('pos', pos),
+                            ('has_gauss', has_gauss), ('gauss', gauss)):
+                serializer(name, v)
+            return
+        keys = serializer('keys', numpy.zeros(624, numpy.uint32))
+        pos, has_gauss = (serializer(n, 0) for n in ('pos', 'has_gauss'))
+        gauss = serializer('gauss', 0.)
+        numpy.random.set_state(('MT19937', keys, int(pos), int(has_gauss),
+                                float(gauss)))
+
+
 def main(out, mode):
     numpy.random.seed(1)
     rs = numpy.random.RandomState(0)
@@ -47,6 +71,7 @@ def main(out, mode):
     trainer.extend(extensions.ExponentialShift('alpha', 0.7),
                    trigger=(5, 'iteration'))
     trainer.extend(extensions.LogReport(trigger=(3, 'iteration')))
+    trainer.extend(RandomState(), name='random_state')
     trainer.extend(extensions.snapshot(n_retains=2, autoload=True),
                    trigger=(4, 'iteration'))
     if mode == 'crash':
