@@ -361,15 +361,15 @@ class Optimizer:
         """Starts a new epoch (``epoch += 1``)."""
         if self.use_auto_new_epoch:
             if not auto:
+                # Chainer's words, on two lines
                 raise RuntimeError(
-                    'duplicated new_epoch with the updater: this optimizer '
-                    'counts epochs automatically (use_auto_new_epoch=True). '
+                    'duplicated new_epoch with the updater.\n'
                     'Pass auto_new_epoch=False to the updater or stop '
                     'calling new_epoch outside the updater.')
         elif auto:
             raise RuntimeError(
-                'invalid new_epoch call with auto=True. Fix the updater to '
-                'set optimizer.use_auto_new_epoch = True.')
+                'invalid new_epoch call with auto=True.\n'
+                'Fix the updater to set optimizer.use_auto_new_epoch = True.')
         self.epoch += 1
 
     def add_hook(self, hook, name=None, timing='auto'):

@@ -507,3 +507,22 @@ def test_update_before_setup_raises_chainers_attribute_error():
         opt.update(lambda: calls.append(1))
     assert calls == [1]
     assert str(e.value) == "'NoneType' object has no attribute 'cleargrads'"
+
+
+def test_new_epoch_misuse_messages_are_chainers():
+    import chainer.links as L
+    opt = chainer.optimizers.SGD()
+    opt.setup(L.Linear(2, 2))
+    with pytest.raises(RuntimeError) as e:
+        opt.new_epoch(auto=True)
+    assert str(e.value) == ('invalid new_epoch call with auto=True.\n'
+                            'Fix the updater to set '
+                            'optimizer.use_auto_new_epoch = True.')
+    opt.use_auto_new_epoch = True
+    with pytest.raises(RuntimeError) as e:
+        opt.new_epoch()
+    assert str(e.value) == ('duplicated new_epoch with the updater.\n'
+                            'Pass auto_new_epoch=False to the updater or '
+                            'stop calling new_epoch outside the updater.')
+    opt.new_epoch(auto=True)
+    assert opt.epoch == 1
