@@ -6,15 +6,14 @@ from chainer.functions._errors import check_float, invalid_type
 
 
 def _window_sum(xp, x, half):
-    """Sum over the channels ``c - half .. c + half`` (axis 1), clipped."""
-    c = x.shape[1]
-    csum = xp.cumsum(x, axis=1)
-    zero = xp.zeros_like(x[:, :1])
-    csum = xp.concatenate([zero, csum], axis=1)
-    idx = xp.arange(c)
-    hi = xp.minimum(idx + half + 1, c)
-    lo = xp.maximum(idx - half, 0)
-    return csum[:, hi] - csum[:, lo]
+    """Sum over the channels ``c - half .. c + half`` (axis 1), clipped:
+    the neighbours added one shift at a time, in Chainer's order, so the
+    sums round as there."""
+    out = x.copy()
+    for i in range(1, half + 1):
+        out[:, i:] += x[:, :-i]
+        out[:, :-i] += x[:, i:]
+    return out
 
 
 class _ChannelWindowSum(FunctionNode):
@@ -46,9 +45,9 @@ class LocalResponseNormalization(FunctionNode):
         if x.ndim < 2:
             raise invalid_type(self, 'x.ndim >= 2', '{} < 2'.format(x.ndim))
         xp = backend.get_array_module(x)
-        x_ = x.astype('f', copy=False) if x.dtype == 'e' else x
-        scale = self.k + self.alpha * _window_sum(xp, x_ * x_, self.n // 2)
-        return (x_ * scale ** -self.beta).astype(x.dtype, copy=False),
+        # in x's dtype, float16 too, as Chainer
+        scale = self.k + self.alpha * _window_sum(xp, x * x, self.n // 2)
+        return x * scale ** -self.beta,
 
     def backward(self, indexes, grad_outputs):
         # y = x * s ** -beta, s = k + alpha * W(x ** 2), W symmetric:
@@ -58,8 +57,9 @@ class LocalResponseNormalization(FunctionNode):
         window = _ChannelWindowSum(self.n // 2)
         s = window.apply((x * x,))[0] * self.alpha + self.k
         s_b = s ** -self.beta
-        t = _ChannelWindowSum(self.n // 2).apply((gy * x * s_b / s,))[0]
-        return gy * s_b - x * t * (2 * self.alpha * self.beta),
+        # Chainer's order of the products: y * gy / s, then (c * x) * t
+        t = _ChannelWindowSum(self.n // 2).apply((x * s_b * gy / s,))[0]
+        return gy * s_b - 2 * self.alpha * self.beta * x * t,
 
 
 def local_response_normalization(x, n=5, k=2, alpha=1e-4, beta=.75):

@@ -48,3 +48,38 @@ def test_double_backprop():
     gx, = chainer.grad([F.sum(y * y * y)], [x], enable_double_backprop=True)
     ggx, = chainer.grad([F.sum(gx * gx)], [x])
     assert ggx.shape == (2, 3)
+
+
+def _chainer_order_lrn(x, n, k, alpha, beta):
+    # the neighbours' squares added one shift at a time, as Chainer 7.8.1
+    x2 = x * x
+    s = x2.copy()
+    for i in range(1, n // 2 + 1):
+        s[:, i:] += x2[:, :-i]
+        s[:, :-i] += x2[:, i:]
+    return x * (k + alpha * s) ** -beta
+
+
+@pytest.mark.parametrize('dtype', [numpy.float32, numpy.float16])
+def test_rounds_as_chainer(dtype):
+    rs = numpy.random.RandomState(0)
+    x = (rs.randn(2, 16, 3, 3) * 10).astype(dtype)
+    y = F.local_response_normalization(x, n=5, k=1, alpha=1e-2)
+    assert y.dtype == dtype
+    assert y.array.tobytes() == _chainer_order_lrn(
+        x, 5, 1, 1e-2, 0.75).tobytes()
+
+
+def test_float16_values_and_gradient_of_chainer():
+    x = ((numpy.arange(28, dtype=numpy.float32).reshape(2, 7, 2) * 0.731)
+         % 3.1 - 1.5) * 10
+    xv = chainer.Variable(x.astype(numpy.float16))
+    y = F.local_response_normalization(xv, n=5, k=1, alpha=1e-2)
+    assert y.array[0, :, 0].tolist() == [
+        -4.3046875, -0.1083984375, 3.3515625, -0.66162109375, 3.28125,
+        -1.404296875, 3.89453125]
+    y.grad = numpy.ones_like(y.array)
+    y.backward()
+    assert xv.grad[0, :, 0].tolist() == [
+        0.208740234375, 0.28271484375, 0.22119140625, 0.32568359375,
+        -0.02734375, 0.42236328125, 0.1697998046875]
