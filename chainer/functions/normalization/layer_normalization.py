@@ -1,5 +1,8 @@
 """``F.layer_normalization``: each row standardized over its units."""
 
+import numpy
+
+from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions._errors import check_float, invalid_type
 from chainer.functions.normalization.batch_normalization import (
@@ -28,6 +31,14 @@ class LayerNormalization(FunctionNode):
         if x.size == 0:
             self.mean = self.inv_std = None
             return x.copy(),
+        if x.dtype == numpy.float16:
+            # Chainer's steps in float16 (NumPy's means sum in float32)
+            xp = backend.get_array_module(x)
+            self.mean = x.mean(axis=1, keepdims=True)
+            x_mu = x - self.mean
+            var = xp.square(x_mu).mean(axis=1, keepdims=True)
+            self.inv_std = 1. / xp.sqrt(var + self.eps)
+            return x_mu * self.inv_std * gamma + beta,
         self.mean, self.inv_std, _ = _stats(x, (1,), self.eps)
         y = (_interm(x) - self.mean) * self.inv_std * gamma + beta
         return y.astype(x.dtype, copy=False),

@@ -73,3 +73,15 @@ def test_gradients_round_as_chainer():
                                0.26057302951812744, -0.6849632859230042]
     assert b.grad.tolist() == [-1.058910608291626, 0.44846031069755554,
                                1.1775039434432983, -1.5962607860565186]
+
+
+def test_float16_steps_in_float16_as_chainer():
+    # Chainer 7.8.1's digits: mean, variance and 1 / std kept in float16
+    numpy.random.seed(0)
+    x = (numpy.random.randn(4, 6) * 3).astype(numpy.float16)
+    y = F.layer_normalization(x, numpy.ones(6, numpy.float16),
+                              numpy.zeros(6, numpy.float16))
+    assert y.dtype == numpy.float16
+    assert y.array[0].tolist() == [
+        0.6591796875, -0.591796875, -0.061492919921875, 1.095703125,
+        0.75341796875, -1.85546875]
