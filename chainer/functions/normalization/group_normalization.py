@@ -2,6 +2,7 @@
 
 import numpy
 
+from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions._errors import check_float, invalid_type
 from chainer.functions.normalization.batch_normalization import (
@@ -38,10 +39,31 @@ class GroupNormalization(FunctionNode):
             self.mean = self.inv_std = None
             return x.copy(),
         xv = x.reshape(self._view)
+        if x.dtype == gamma.dtype == numpy.float16:
+            return self._forward_float16(x, gamma, beta),
         self.mean, self.inv_std, _ = _stats(xv, self._axes, self.eps)
         y = (_interm(xv) - self.mean) * self.inv_std * \
             gamma.reshape(self._pview) + beta.reshape(self._pview)
         return y.reshape(x.shape).astype(x.dtype, copy=False),
+
+    def _forward_float16(self, x, gamma, beta):
+        # Chainer's steps in float16, its promoted dtype: rows of (batch,
+        # group), an explicitly float16 mean, NumPy's mean of the squares
+        xp = backend.get_array_module(x)
+        n, c = x.shape[:2]
+        rows = x.reshape(n * self.groups, -1)
+        mean = rows.mean(axis=1, dtype=x.dtype)
+        x_hat = rows - mean[:, None]
+        inv_std = (x_hat * x_hat).mean(axis=1)
+        inv_std += self.eps
+        inv_std = xp.reciprocal(xp.sqrt(inv_std))
+        x_hat *= inv_std[:, None]
+        y = x_hat.reshape(n, c, -1)
+        y *= gamma[:, None]
+        y += beta[:, None]
+        keep = (n, self.groups) + (1,) * (len(self._view) - 2)
+        self.mean, self.inv_std = mean.reshape(keep), inv_std.reshape(keep)
+        return y.reshape(x.shape)
 
     def backward(self, indexes, grad_outputs):
         from chainer.functions.array.reshape import reshape

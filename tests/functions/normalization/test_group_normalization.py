@@ -71,3 +71,18 @@ def test_mul_inv_std():
                               rng.uniform(-1, 1, (4, 5)).astype(dt)),
              lambda x, y: y / numpy.sqrt(x.var(axis=1, keepdims=True) + eps),
              bwd_tol={numpy.float16: dict(atol=5e-2, rtol=5e-2)})
+
+
+def test_float16_steps_in_float16_as_chainer():
+    # x and gamma float16: Chainer 7.8.1 normalizes in float16 (its digits)
+    numpy.random.seed(0)
+    x = (numpy.random.randn(2, 4, 3, 3) * 3).astype(numpy.float16)
+    g = numpy.linspace(0.5, 1.5, 4).astype(numpy.float16)
+    b = numpy.linspace(-1, 1, 4).astype(numpy.float16)
+    y = F.group_normalization(x, 2, g, b)
+    assert y.dtype == numpy.float16
+    assert y.array[0, :, 0].tolist() == [
+        [-0.3310546875, -1.1591796875, -0.80810546875],
+        [-0.5888671875, -0.8583984375, 0.468017578125],
+        [0.70166015625, -0.435302734375, -2.091796875],
+        [0.84716796875, 3.0, 2.919921875]]
