@@ -84,10 +84,12 @@ class ProgressBar(extension.Extension):
     (``pip install tqdm``) it draws a tqdm bar instead.
 
     Args:
-        training_length (tuple): ``(length, unit)`` of training; by default
-            the stop trigger's ``get_training_length()``.
+        training_length (tuple): ``(length, unit)`` of training, used only
+            when the stop trigger has no ``get_training_length()`` (as in
+            Chainer 7.8.1, whose bar always follows the stop trigger).
         update_interval (int): Redraw every this many iterations.
-        bar_length (int): The width of the bars in characters.
+        bar_length (int): Accepted and stored; like Chainer 7.8.1, the
+            bars are 50 characters wide.
         out: Accepted and stored for compatibility; like Chainer 7.8.1,
             the bar is drawn on the standard output of the time
             ``chainer`` was imported, not on this stream.
@@ -106,23 +108,25 @@ class ProgressBar(extension.Extension):
 
     def __call__(self, trainer):
         if self._pbar is None:
+            # Chainer 7.8.1's bar takes the stop trigger's length and 50
+            # characters whatever training_length and bar_length say; only
+            # a trigger without a length falls back to training_length
             length = self._training_length
-            if length is None:
-                get_length = getattr(trainer.stop_trigger,
-                                     'get_training_length', None)
-                if get_length is None:
-                    raise TypeError(
-                        'ProgressBar: the stop trigger has no '
-                        'get_training_length(); give training_length='
-                        '(length, unit)')
+            get_length = getattr(trainer.stop_trigger,
+                                 'get_training_length', None)
+            if get_length is not None:
                 length = get_length()
+            elif length is None:
+                raise TypeError(
+                    'ProgressBar: the stop trigger has no '
+                    'get_training_length(); give training_length='
+                    '(length, unit)')
             out = _STDOUT
             tqdm = _tqdm_for(out)
             if tqdm is not None:
                 self._pbar = _TqdmBar(tqdm, trainer, length, out)
             else:
-                self._pbar = _TrainerProgressBar(
-                    trainer, length, self._bar_length, out)
+                self._pbar = _TrainerProgressBar(trainer, length, 50, out)
         if trainer.updater.iteration % self._update_interval == 0:
             self._pbar.update()
 

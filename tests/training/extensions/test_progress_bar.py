@@ -66,11 +66,20 @@ def test_iteration_unit_and_length(fake_trainer, stdout):
         ext(tr)
     text = out.getvalue()
     assert text.count('\x1b[4A') == 2
-    assert '\x1b[J     total [####......] 42.86%\n' in text
+    # bar_length is ignored as in Chainer 7.8.1: 50 characters
+    assert '\x1b[J     total [' + '#' * 21 + '.' * 29 + '] 42.86%\n' in text
     assert '         6 iter, 1 epoch / 7 iterations\n' in text
+    # and so is training_length where the stop trigger has a length
     out = stdout(io.StringIO())
     ext = extensions.ProgressBar((2, 'epoch'), update_interval=1, out=out)
     tr.updater.iteration = 4
+    ext(tr)
+    assert '/ 7 iterations\n' in out.getvalue()
+    assert ' 57.14%' in out.getvalue()
+    # a stop trigger without one takes it
+    tr.stop_trigger = lambda trainer: False
+    out = stdout(io.StringIO())
+    ext = extensions.ProgressBar((2, 'epoch'), update_interval=1, out=out)
     ext(tr)
     assert '/ 2 epochs\n' in out.getvalue() and ' 50.00%' in out.getvalue()
 
