@@ -21,7 +21,7 @@ class ExponentialShift(_shift._Shift):
         super().__init__(attr, optimizer)
         if rate < 0:
             raise ValueError('ExponentialShift does not support negative '
-                             'rate, got {}'.format(rate))
+                             'rate')  # Chainer's words
         self._rate = rate
         self._init = init
         self._target = target

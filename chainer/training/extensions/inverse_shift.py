@@ -20,8 +20,8 @@ class InverseShift(_shift._Shift):
                  optimizer=None):
         super().__init__(attr, optimizer)
         if gamma < 0:
-            raise ValueError('InverseShift does not support negative gamma, '
-                             'got {}'.format(gamma))
+            raise ValueError('InverseShift does not support negative '
+                             'gamma')  # Chainer's words
         self._gamma = gamma
         self._power = power
         self._init = init

@@ -11,7 +11,8 @@ class WarmupShift(_shift._Shift):
 
     Args:
         attr (str): The attribute.
-        warmup_start (float): The value at the start.
+        warmup_start (float): The value at the start (None: the
+            optimizer's value when training starts).
         warmup_iter (int): The number of calls of the warm-up.
         init (float): The value reached at the end of the warm-up.
         optimizer: The optimizer (the updater's ``'main'`` by default).
@@ -28,9 +29,15 @@ class WarmupShift(_shift._Shift):
         self._init = init
 
     def initialize(self, trainer):
-        # A resumed run continues where the warm-up was.
-        if self._t <= self._warmup_iter:
-            self._update_value(self._get_optimizer(trainer), self._value())
+        optimizer = self._get_optimizer(trainer)
+        if self._warmup_start is None:
+            # as Chainer: the warm-up starts from the optimizer's value
+            self._warmup_start = getattr(optimizer, self._attr)
+        if self._t == 0:
+            self._update_value(optimizer, self._warmup_start)
+        elif self._t <= self._warmup_iter:
+            # A resumed run continues where the warm-up was.
+            self._update_value(optimizer, self._value())
 
     def __call__(self, trainer):
         self._t += 1
@@ -38,10 +45,10 @@ class WarmupShift(_shift._Shift):
             self._update_value(self._get_optimizer(trainer), self._value())
 
     def _value(self):
-        if self._t >= self._warmup_iter:
-            return self._init
-        start = self._warmup_start
-        return start + (self._init - start) * self._t / self._warmup_iter
+        # Chainer's formula (its rounding: the last warm-up value may miss
+        # init by an ulp, e.g. 0.6999999999999998 for 0.7)
+        t, n = self._t, self._warmup_iter
+        return (t * self._init + (n - t) * self._warmup_start) / n
 
     def serialize(self, serializer):
         self._t = serializer('_t', self._t)

@@ -141,3 +141,38 @@ def test_polynomial_shift_with_target_divides_by_a_zero_value(fake_trainer):
     values, _ = _run(E.PolynomialShift('lr', 2, 10, init=0.5, target=0.1),
                      n=5, fake=fake_trainer)
     assert values == pytest.approx([0.5, 0.405, 0.32, 0.245, 0.18, 0.125])
+
+
+def test_warmup_shift_follows_chainers_formula(fake_trainer):
+    # (t * init + (n - t) * start) / n, as Chainer 7.8.1: its last step
+    # lands an ulp off init
+    values, _ = _run(E.WarmupShift('lr', 0.03, 3, 0.7), n=4,
+                     fake=fake_trainer)
+    assert values[1:] == [0.2533333333, 0.4766666667, 0.7, 0.7]
+    opt = _Opt()
+    opt.lr = 0.03
+    tr = fake_trainer(optimizers={'main': opt})
+    ext = E.WarmupShift('lr', 0.03, 3, 0.7)
+    ext.initialize(tr)
+    assert opt.lr == 0.03
+    got = []
+    for _ in range(4):
+        ext(tr)
+        got.append(opt.lr)
+    assert got == [0.25333333333333335, 0.4766666666666666,
+                   0.6999999999999998, 0.6999999999999998]
+    # warmup_start=None starts from the optimizer's value
+    opt.lr = 0.3
+    ext = E.WarmupShift('lr', None, 3, 0.7)
+    ext.initialize(tr)
+    ext(tr)
+    assert opt.lr == 0.4333333333333333
+
+
+def test_negative_rate_messages_are_chainers():
+    with pytest.raises(ValueError) as e:
+        E.ExponentialShift('lr', -0.5)
+    assert str(e.value) == 'ExponentialShift does not support negative rate'
+    with pytest.raises(ValueError) as e:
+        E.InverseShift('lr', -1, 1)
+    assert str(e.value) == 'InverseShift does not support negative gamma'
