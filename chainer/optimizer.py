@@ -110,14 +110,19 @@ class _NoInitializer:
                            'initialized')
 
 
-def _hook_timing(hook, timing):
+def _hook_timing(hook, timing, fallback=False):
     if timing not in ('pre', 'post', 'auto'):
-        raise ValueError("timing must be 'pre', 'post' or 'auto', got "
-                         '{!r}'.format(timing))
+        raise ValueError("timing must be one of ('pre', 'post', 'auto')")
     if timing == 'auto':
-        # As Chainer: 'pre' without the attribute; any value but 'pre'
-        # registers the hook as a 'post' hook.
-        timing = 'pre' if getattr(hook, 'timing', 'pre') == 'pre' else 'post'
+        # As Chainer: 'pre' without the attribute; another value than
+        # 'pre' or 'post' makes an update rule's hook a 'post' hook, and an
+        # optimizer's a 'pre' one, with a warning
+        timing = getattr(hook, 'timing', 'pre')
+        if timing not in ('pre', 'post') and fallback:
+            warnings.warn("Hook timing attribute not in ('pre', 'post'), "
+                          "defaulting timing to 'pre'.")
+            timing = 'pre'
+        timing = 'pre' if timing == 'pre' else 'post'
     return timing
 
 
@@ -376,12 +381,15 @@ class Optimizer:
         """Adds a hook function called as ``hook(optimizer)`` (or per
         parameter when it says ``call_for_each_param``) before
         (``'pre'``) or after (``'post'``) each update."""
-        if not callable(hook):
-            raise TypeError('hook function is not callable')
         self._check_set_up()
-        timing = _hook_timing(hook, timing)
+        if not callable(hook):
+            raise TypeError('hook function must be callable')
+        timing = _hook_timing(hook, timing, fallback=True)
         if name is None:
             name = getattr(hook, 'name', getattr(hook, '__name__', None))
+            if name is None:
+                raise ValueError('the name of the hook function is not '
+                                 'specified')
         if name in self._pre_update_hooks or \
                 name in self._post_update_hooks:
             raise KeyError('hook "{}" already exists'.format(name))

@@ -526,3 +526,40 @@ def test_new_epoch_misuse_messages_are_chainers():
                             'stop calling new_epoch outside the updater.')
     opt.new_epoch(auto=True)
     assert opt.epoch == 1
+
+
+def test_add_hook_checks_and_timing_fallback_as_chainer():
+    import warnings
+    import chainer.links as L
+    opt = chainer.optimizers.SGD()
+    with pytest.raises(RuntimeError, match='not set up'):
+        opt.add_hook(3)  # the set-up is checked first
+    opt.setup(L.Linear(2, 2))
+    with pytest.raises(TypeError, match='^hook function must be callable$'):
+        opt.add_hook(3)
+
+    class Hook:
+        timing = 'weird'
+
+        def __call__(self, opt):
+            pass
+
+    with pytest.raises(ValueError, match='name of the hook function'), \
+            warnings.catch_warnings():
+        warnings.simplefilter('ignore')  # the timing is read first
+        opt.add_hook(Hook())
+    with pytest.raises(ValueError) as e:
+        opt.add_hook(Hook(), name='h', timing='x')
+    assert str(e.value) == "timing must be one of ('pre', 'post', 'auto')"
+    # an optimizer's hook with an odd timing falls back to 'pre', warning
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter('always')
+        opt.add_hook(Hook(), name='h')
+    assert [str(x.message) for x in w] == [
+        "Hook timing attribute not in ('pre', 'post'), defaulting timing "
+        "to 'pre'."]
+    assert list(opt._pre_update_hooks) == ['h']
+    # an update rule's becomes a 'post' hook, silently
+    rule = opt.target.W.update_rule
+    rule.add_hook(Hook(), name='r')
+    assert list(rule._post_update_hooks) == ['r']
