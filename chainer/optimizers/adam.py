@@ -79,35 +79,34 @@ class AdamRule(_base.ElementwiseRule):
         self.initial_alpha = None
 
     def init_state(self, param):
-        # The moments of a float16 parameter are kept in float32: in float16
-        # the square of a gradient below about 2.4e-4 underflows to 0 (the
-        # step then explodes) and one above 256 overflows.
+        # The moments have the parameter's dtype, float16 too, as in
+        # Chainer (whose programs print their values); for float16 weights
+        # use_fp32_update() keeps float32 copies, moments included.
         array = param.array
-        dtype = numpy.float32 if array.dtype == numpy.float16 \
-            else array.dtype
         names = ('m', 'v', 'vhat') if self.hyperparam.amsgrad else ('m', 'v')
         for name in names:
-            self.state[name] = param.xp.zeros_like(array, dtype=dtype)
+            self.state[name] = param.xp.zeros_like(array)
         if self.hyperparam.adabound:
             self.initial_alpha = self.hyperparam.alpha
 
     def _update(self, param, grad, hp):
         xp = param.xp
         dtype = grad.dtype
-        # float16 gradients are used in float32 arithmetic (their moments
-        # are float32, see init_state).
+        # float16 gradients are used in float32 arithmetic, the moments
+        # stored back in their dtype (Chainer's rounding)
         work = numpy.float32 if dtype == numpy.float16 else dtype
         m, v = self.state['m'], self.state['v']
         g = grad.astype(work, copy=False)
-        new_m = m + (1 - hp.beta1) * (g - m)
-        new_v = v + (1 - hp.beta2) * (g * g - v)
-        m[...] = new_m
-        v[...] = new_v
+        m[...] = m + (1 - hp.beta1) * (g - m)
+        v[...] = v + (1 - hp.beta2) * (g * g - v)
+        new_m = m
+        new_v = v
         if hp.amsgrad:
             vhat = self.state['vhat']
-            xp.maximum(vhat, new_v.astype(vhat.dtype, copy=False), out=vhat)
-            new_v = vhat.astype(work, copy=False)
-        step = self.alpha_t / (xp.sqrt(new_v) + hp.eps)
+            xp.maximum(vhat, v, out=vhat)
+            new_v = vhat
+        step = self.alpha_t / (xp.sqrt(new_v.astype(work, copy=False)) +
+                               hp.eps)
         if hp.adabound:
             lower, upper = self.bounds
             if isinstance(step, xp.ndarray):
@@ -118,7 +117,7 @@ class AdamRule(_base.ElementwiseRule):
             # decay first, as a scale (Chainer's rounding order)
             param.array *= 1 - hp.eta * hp.weight_decay_rate
         update = hp.eta * (step * new_m)
-        param.array -= update.astype(param.array.dtype, copy=False)
+        param.array -= update  # rounded once, to the dtype of param
 
     @property
     def alpha_t(self):
