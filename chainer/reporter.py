@@ -162,6 +162,12 @@ class Summary:
         """Adds ``value`` with the given ``weight``."""
         value = _as_value(value)
         weight = _as_value(weight)
+        if type(weight) in (int, float) and \
+                isinstance(value, (numpy.ndarray, numpy.generic)) and \
+                value.dtype.kind == 'f' and value.ndim == 0:
+            # NumPy 1 (Chainer's) made a Python number times a NumPy scalar
+            # float64, so the squares of float16/float32 values were exact
+            value = numpy.float64(value)
         with backend.get_device_from_array(value).create_context():
             self._x += weight * value
             self._x2 += weight * value * value

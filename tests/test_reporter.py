@@ -128,3 +128,24 @@ def test_dict_summary_old_snapshot_starts_afresh(tmp_path):
         serializers.load_npz(path, d)
     d.add({'a': 9.0})
     assert d.compute_mean() == {'a': 9.0}
+
+
+def test_summary_squares_float16_and_float32_values_in_float64():
+    # as NumPy 1 made 1 * value float64 for Chainer: exact squares
+    s = chainer.reporter.DictSummary()
+    s.add({'a': numpy.float16(0.1),
+           'b': chainer.Variable(numpy.array(0.3, numpy.float16))})
+    s.add({'a': numpy.float16(0.2), 'b': numpy.array(0.25, numpy.float16)})
+    stats = s.make_statistics()
+    assert float(stats['a']) == 0.14996337890625
+    assert float(stats['a.std']) == 0.04998779296875
+    assert float(stats['b.std']) == 0.0250244140625
+    assert stats['a.std'].dtype == numpy.float64
+    t = chainer.reporter.Summary()
+    t.add(numpy.float32(0.1))
+    t.add(numpy.float32(0.7), weight=0.5)
+    mean, std = t.make_statistics()
+    x = [float(numpy.float32(0.1)), float(numpy.float32(0.7))]
+    assert mean == (x[0] + 0.5 * x[1]) / 1.5
+    assert std == numpy.sqrt((x[0] ** 2 + 0.5 * x[1] * x[1]) / 1.5 -
+                             mean * mean)
