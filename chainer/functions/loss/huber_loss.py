@@ -26,8 +26,12 @@ class HuberLoss(FunctionNode):
         diff = x - t
         absd = abs(diff)
         self._inner = inner = absd <= delta
-        y = xp.where(inner, 0.5 * diff * diff, delta * (absd - 0.5 * delta))
-        y = y.astype(x.dtype, copy=False)
+        # Chainer's arithmetic, delta in x's dtype:
+        # min(|d| ** 2, max(2 delta |d| - delta ** 2, delta ** 2)) / 2
+        dt = x.dtype.type(delta)
+        y = xp.minimum(absd * absd, xp.maximum(
+            absd * (2 * dt) - dt * dt, dt * dt)).astype(x.dtype, copy=False)
+        y *= 0.5
         if self.reduce == 'sum_along_second_axis':
             y = y.sum(axis=1)
         self._outer = xp.where(inner, 0, xp.sign(diff) * delta).astype(

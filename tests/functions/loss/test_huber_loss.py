@@ -41,3 +41,18 @@ def test_values_and_errors():
     with pytest.raises(InvalidType, match='x.ndim >= 2'):
         F.huber_loss(x[0], x[0], 1.0)
     assert F.huber_loss(x[0], x[0], 1.0, reduce='no').shape == (2,)
+
+
+@pytest.mark.parametrize('dtype, x, t, want', [
+    # Chainer 7.8.1's values (its order of operations, delta in x's dtype)
+    (numpy.float16, [0.80029296875, 4.48046875], [0.378173828125, -1.98046875],
+     [0.0816650390625, 1.8935546875]),
+    (numpy.float32, [-0.7191063165664673, -1.6262925863265991],
+     [1.222445011138916, 0.2082749754190445],
+     [0.5374653935432434, 0.5053702592849731]),
+])
+def test_rounds_as_chainer(dtype, x, t, want):
+    y = F.huber_loss(numpy.array(x, dtype), numpy.array(t, dtype), 0.3,
+                     reduce='no')
+    assert y.dtype == dtype
+    assert y.array.tolist() == want
