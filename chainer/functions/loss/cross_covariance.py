@@ -8,8 +8,12 @@ from chainer.functions.loss._util import check_reduce
 
 
 def _centered(v):
-    from chainer.functions.math.sum import sum as _sum
-    return v - _sum(v, axis=0, keepdims=True) * (1.0 / max(v.shape[0], 1))
+    # F.mean, as Chainer's gradient takes it (its rounding)
+    from chainer.functions.array.broadcast import broadcast_to
+    from chainer.functions.math.average import average
+    if v.shape[0] == 0:
+        return v
+    return v - broadcast_to(average(v, axis=0, keepdims=True), v.shape)
 
 
 class CrossCovariance(FunctionNode):
@@ -45,24 +49,28 @@ class CrossCovariance(FunctionNode):
         return cov.astype(y.dtype, copy=False),
 
     def backward(self, indexes, grad_outputs):
+        from chainer.functions.array.broadcast import broadcast_to
         from chainer.functions.math.matmul import matmul
         y, z = self.get_retained_inputs()
         gy, = grad_outputs
         yc = _centered(y)
         zc = _centered(z)
-        n = 1.0 / max(y.shape[0], 1)
-        if self.reduce == 'half_squared_sum':
-            gcov = matmul(yc, zc, transa=True) * n * gy
-        else:
-            gcov = gy
-        # Centering is a projection and zc, yc sum to 0 over the batch, so
-        # the gradients need no further centering.
+        # Chainer's order of operations (its rounding): the covariance
+        # again, then the products scaled by gy / n. Centering is a
+        # projection and zc, yc sum to 0 over the batch, so the gradients
+        # need no further centering.
+        gy_n = gy / gy.dtype.type(len(y))
         ret = []
-        for i in indexes:
-            if i == 0:
-                ret.append(matmul(zc, gcov, transb=True) * n)
-            else:
-                ret.append(matmul(yc, gcov) * n)
+        if self.reduce == 'half_squared_sum':
+            cov = matmul(yc, zc, transa=True) / len(y)
+            for i in indexes:
+                g = matmul(zc, cov, transb=True) if i == 0 else \
+                    matmul(yc, cov)
+                ret.append(g * broadcast_to(gy_n, g.shape))
+        else:
+            for i in indexes:
+                ret.append(matmul(zc, gy_n, transb=True) if i == 0 else
+                           matmul(yc, gy_n))
         return tuple(ret)
 
 

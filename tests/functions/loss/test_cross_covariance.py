@@ -1,6 +1,7 @@
 import numpy
 import pytest
 
+import chainer
 import chainer.functions as F
 from chainer.utils.type_check import InvalidType
 from op_harness import check_op
@@ -44,3 +45,18 @@ def test_half_squared_sum_rounds_like_chainer():
     a = rs.randn(5, 4).astype(numpy.float32)
     b = rs.randn(5, 3).astype(numpy.float32)
     assert F.cross_covariance(a, b).array == numpy.float32(1.2437481)
+
+
+def test_float16_gradients_round_as_chainer():
+    # Chainer 7.8.1's values: its gradient recomputes the covariance and
+    # scales by gy / N, the means by F.mean
+    numpy.random.seed(0)
+    y = chainer.Variable((numpy.random.randn(5, 4) * 2).astype(numpy.float16))
+    z = chainer.Variable(numpy.random.randn(5, 3).astype(numpy.float16))
+    c = F.cross_covariance(y, z)
+    assert c.array.tolist() == 4.97265625
+    F.sum(c * c.array).backward()
+    assert y.grad.ravel()[:4].tolist() == [1.984375, 0.4287109375,
+                                           1.158203125, 3.65625]
+    assert z.grad.ravel()[:4].tolist() == [-5.390625, 3.38671875,
+                                           4.83203125, -0.459228515625]
