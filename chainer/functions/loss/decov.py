@@ -34,13 +34,24 @@ class DeCov(FunctionNode):
         from chainer.functions.math.matmul import matmul
         h, = self.get_retained_inputs()
         gy, = grad_outputs
+        from chainer.functions.array.broadcast import broadcast_to
+        from chainer.variable import Variable
         hc = _centered(h)
-        n = 1.0 / max(h.shape[0], 1)
+
+        def div_n(v):
+            # a true division by N, as Chainer's array code (a Variable
+            # divided by a number is a product with its reciprocal)
+            n = Variable(h.xp.asarray(len(h), dtype=v.dtype))
+            return v / broadcast_to(n, v.shape)
+
+        # Chainer's order of operations (its rounding)
+        gy_n = div_n(gy)
         if self.reduce == 'half_squared_sum':
-            gcov = matmul(hc, hc, transa=True) * (n * self._off) * gy
-        else:
-            gcov = gy * self._off
-        return matmul(hc, gcov + transpose(gcov)) * n,
+            cov = div_n(matmul(hc, hc, transa=True) * self._off)
+            gh = 2.0 * matmul(hc, cov)
+            return gh * broadcast_to(gy_n, gh.shape),
+        g = gy_n * self._off
+        return matmul(hc, g + transpose(g)),
 
 
 def decov(h, reduce='half_squared_sum'):

@@ -1,6 +1,7 @@
 import numpy
 import pytest
 
+import chainer
 import chainer.functions as F
 from chainer.utils.type_check import InvalidType
 from op_harness import check_op
@@ -26,3 +27,19 @@ def test_values_and_errors():
         F.decov(h[0])
     with pytest.raises(InvalidType, match='h.dtype.kind == f'):
         F.decov(h.astype(numpy.int32))
+
+
+def test_float16_gradients_round_as_chainer():
+    # Chainer 7.8.1's values: its gradient divides by N exactly and
+    # doubles hc @ cov before scaling by gy / N
+    numpy.random.seed(0)
+    h = (numpy.random.randn(5, 4) * 2).astype(numpy.float16)
+    for reduce, want in [
+            ('half_squared_sum',
+             [-5.26953125, 7.67578125, 3.59375, 1.4638671875]),
+            ('no', [-1.0908203125, 1.5888671875, 0.74365234375,
+                    0.302978515625])]:
+        hv = chainer.Variable(h)
+        c = F.decov(hv, reduce=reduce)
+        F.sum(c * c.array).backward()
+        assert hv.grad.ravel()[:4].tolist() == want
