@@ -69,10 +69,26 @@ class SpatialTransformerSampler(FunctionNode):
         self.retain_inputs((0, 1))
         xp = backend.get_array_module(x)
         xpad = xp.pad(x, ((0, 0), (0, 0), (1, 1), (1, 1)))
-        y = 0
-        for w, _, _, index in _corners(x, grid):
-            # xpad[index] is (N, out_H, out_W, C).
-            y = y + w[..., None] * xpad[index]
+        # Chainer's arithmetic (its rounding): coordinates in the padded
+        # image clipped to it, the weights from integer corners (so in
+        # float64) cast to x's dtype, the corners summed in its order.
+        H, W = x.shape[2:]
+        u = ((grid[:, 0] + 1) * (W - 1) / 2 + 1).clip(0, W + 1)
+        v = ((grid[:, 1] + 1) * (H - 1) / 2 + 1).clip(0, H + 1)
+        u0 = xp.floor(xp.where(xp.isnan(u), 0, u)).astype(numpy.int32)
+        v0 = xp.floor(xp.where(xp.isnan(v), 0, v)).astype(numpy.int32)
+        u0, v0 = u0.clip(0, W), v0.clip(0, H)
+        u1, v1 = u0 + 1, v0 + 1
+        n = xp.arange(len(x))[:, None, None]
+        y = None
+        for wu, wv, ui, vi in ((u1 - u, v1 - v, u0, v0),
+                               (u - u0, v1 - v, u1, v0),
+                               (u1 - u, v - v0, u0, v1),
+                               (u - u0, v - v0, u1, v1)):
+            w = (wu * wv).astype(x.dtype, copy=False)
+            # xpad[n, :, vi, ui] is (N, out_H, out_W, C).
+            term = w[..., None] * xpad[n, :, vi, ui]
+            y = term if y is None else y + term
         return xp.ascontiguousarray(y.transpose(0, 3, 1, 2)),
 
     def backward(self, indexes, grad_outputs):

@@ -76,3 +76,17 @@ def test_spatial_transformer_sampler_errors():
     with pytest.raises(InvalidType, match=r'x.shape\[0\]'):
         F.spatial_transformer_sampler(numpy.zeros((2, 1, 3, 4),
                                                   numpy.float32), g)
+
+
+def test_forward_rounds_as_chainer():
+    # Chainer 7.8.1's values: its float64 corner weights cast to x's dtype,
+    # the corners summed in its order
+    rs = numpy.random.RandomState(0)
+    x = rs.randn(1, 2, 4, 5).astype(numpy.float32)
+    g = rs.uniform(-1.3, 1.3, (1, 2, 2, 3)).astype(numpy.float32)
+    y = F.spatial_transformer_sampler(x, g)
+    assert y.array.ravel().tolist() == [
+        0.5993054509162903, 0.5795397758483887, 0.4748550057411194,
+        0.4746941328048706, 0.19470851123332977, 0.35778263211250305,
+        0.43395280838012695, 0.5830045342445374, -1.1013667583465576,
+        0.30772846937179565, 0.36813026666641235, -1.8613557815551758]
