@@ -41,6 +41,46 @@ def _matrices(xp, dtype, in_hw, out_hw, mode, align_corners):
     return xp.asarray(a.astype(dtype)), xp.asarray(b.astype(dtype))
 
 
+def _positions(n_in, n_out, mode, align_corners):
+    """Chainer's source rows (or columns) and their fractions."""
+    if mode == 'nearest':
+        pos = numpy.minimum(numpy.floor(
+            numpy.arange(n_out, dtype=numpy.float64) * (n_in / n_out)),
+            n_in - 1)
+        return pos.astype(numpy.intp), numpy.zeros(n_out)
+    if align_corners:
+        pos = numpy.linspace(0, n_in - 1, num=n_out, dtype=numpy.float64)
+    else:
+        pos = (numpy.arange(n_out, dtype=numpy.float64) + 0.5) * (
+            n_in / n_out) - 0.5
+        pos = numpy.maximum(pos, 0)
+    frac, pos = numpy.modf(pos)
+    return pos.astype(numpy.intp), frac
+
+
+def _interpolate_cpu(x, out_hw, mode, align_corners):
+    """Chainer's CPU interpolation (its rounding): the four neighbours of
+    each output pixel weighted in x's dtype and summed by einsum."""
+    B, C, H, W = x.shape
+    v, vw = _positions(H, out_hw[0], mode, align_corners)
+    u, uw = _positions(W, out_hw[1], mode, align_corners)
+    v, vw = v[:, None], vw[:, None].astype(x.dtype)
+    u, uw = u[None, :], uw[None, :].astype(x.dtype)
+    shape = (out_hw[0], out_hw[1])
+    vs = numpy.broadcast_to(numpy.stack([v, numpy.minimum(v + 1, H - 1)]),
+                            (2,) + shape)
+    us = numpy.broadcast_to(numpy.stack([u, numpy.minimum(u + 1, W - 1)]),
+                            (2,) + shape)
+    w = numpy.empty((2, 2) + shape, x.dtype)
+    w[0, 1] = uw
+    numpy.subtract(1, w[0, 1], out=w[0, 0])
+    numpy.multiply(w[0], vw, out=w[1])
+    w[0] -= w[1]
+    panel = x[:, :, vs[:, None], us[None, :]].reshape(B * C, 4, -1)
+    y = numpy.einsum('ijk,jk->ik', panel, w.reshape(4, -1))
+    return y.reshape((B, C) + shape)
+
+
 class ResizeImages(FunctionNode):
     """Resizes images ``(N, C, H, W)`` to ``(N, C, out_H, out_W)``."""
 
@@ -58,6 +98,9 @@ class ResizeImages(FunctionNode):
             raise invalid_type(self, 'x.ndim == 4', '{} != 4'.format(x.ndim))
         xp = backend.get_array_module(x)
         self._in_hw = x.shape[2:]
+        if xp is numpy and x.size:
+            return _interpolate_cpu(x, (self.out_H, self.out_W), self.mode,
+                                    self.align_corners),
         a, b = _matrices(xp, x.dtype, self._in_hw, (self.out_H, self.out_W),
                          self.mode, self.align_corners)
         return xp.matmul(xp.matmul(a, x), b.T),

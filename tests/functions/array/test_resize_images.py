@@ -77,3 +77,19 @@ def test_resize_images_errors():
         F.resize_images(x, (3,))
     with pytest.raises(TypeError):
         F.resize_images(x, (3, 3), 'nearest')
+
+
+def test_bilinear_rounds_as_chainer():
+    # Chainer 7.8.1's CPU interpolation: four weighted neighbours summed
+    # by einsum (its values)
+    rs = numpy.random.RandomState(0)
+    x = rs.randn(1, 1, 3, 4).astype(numpy.float32)
+    y = F.resize_images(x, (4, 6))
+    assert y.array.ravel()[:8].tolist() == [
+        1.764052391052246, 0.9457151889801025, 0.515873372554779,
+        0.8630218505859375, 1.48360013961792, 2.2408931255340576,
+        1.8330562114715576, 0.4223426878452301]
+    y = F.resize_images(x, (5, 3), align_corners=False)
+    assert y.array.ravel()[:5].tolist() == [
+        1.5367364883422852, 0.6894476413726807, 2.030534029006958,
+        1.4794093370437622, 0.40823066234588623]
