@@ -58,27 +58,51 @@ def _positions(n_in, n_out, mode, align_corners):
     return pos.astype(numpy.intp), frac
 
 
-def _interpolate_cpu(x, out_hw, mode, align_corners):
-    """Chainer's CPU interpolation (its rounding): the four neighbours of
-    each output pixel weighted in x's dtype and summed by einsum."""
-    B, C, H, W = x.shape
+def _corners(in_hw, out_hw, dtype, mode, align_corners):
+    """Chainer's neighbour rows and columns ``(2, out_H, out_W)`` each and
+    their weights ``(2, 2, out_H, out_W)`` in ``dtype``."""
+    H, W = in_hw
     v, vw = _positions(H, out_hw[0], mode, align_corners)
     u, uw = _positions(W, out_hw[1], mode, align_corners)
-    v, vw = v[:, None], vw[:, None].astype(x.dtype)
-    u, uw = u[None, :], uw[None, :].astype(x.dtype)
+    v, vw = v[:, None], vw[:, None].astype(dtype)
+    u, uw = u[None, :], uw[None, :].astype(dtype)
     shape = (out_hw[0], out_hw[1])
     vs = numpy.broadcast_to(numpy.stack([v, numpy.minimum(v + 1, H - 1)]),
                             (2,) + shape)
     us = numpy.broadcast_to(numpy.stack([u, numpy.minimum(u + 1, W - 1)]),
                             (2,) + shape)
-    w = numpy.empty((2, 2) + shape, x.dtype)
+    w = numpy.empty((2, 2) + shape, dtype)
     w[0, 1] = uw
     numpy.subtract(1, w[0, 1], out=w[0, 0])
     numpy.multiply(w[0], vw, out=w[1])
     w[0] -= w[1]
+    return vs, us, w
+
+
+def _interpolate_cpu(x, out_hw, mode, align_corners):
+    """Chainer's CPU interpolation (its rounding): the four neighbours of
+    each output pixel weighted in x's dtype and summed by einsum."""
+    B, C = x.shape[:2]
+    shape = (out_hw[0], out_hw[1])
+    vs, us, w = _corners(x.shape[2:], shape, x.dtype, mode, align_corners)
     panel = x[:, :, vs[:, None], us[None, :]].reshape(B * C, 4, -1)
     y = numpy.einsum('ijk,jk->ik', panel, w.reshape(4, -1))
     return y.reshape((B, C) + shape)
+
+
+def _interpolate_grad_cpu(gy, in_hw, mode, align_corners):
+    """Chainer's CPU gradient: the weighted gy summed per input pixel by
+    bincount (in float64), then cast to gy's dtype."""
+    B, C, out_H, out_W = gy.shape
+    H, W = in_hw
+    vs, us, w = _corners(in_hw, (out_H, out_W), gy.dtype, mode,
+                         align_corners)
+    gycol = gy.reshape((B * C, 1, 1, out_H, out_W)) * w
+    index = (vs[:, None] * W + us[None, :]).ravel()
+    index = (numpy.arange(0, B * C * H * W, H * W)[:, None] + index).ravel()
+    gx = numpy.bincount(index, weights=gycol.ravel(),
+                        minlength=B * C * H * W)
+    return gx.astype(gy.dtype, copy=False).reshape((B, C, H, W))
 
 
 class ResizeImages(FunctionNode):
@@ -123,6 +147,9 @@ class ResizeImagesGrad(FunctionNode):
     def forward(self, inputs):
         gy, = inputs
         xp = backend.get_array_module(gy)
+        if xp is numpy and gy.size:
+            return _interpolate_grad_cpu(gy, self.in_hw, self.mode,
+                                         self.align_corners),
         a, b = _matrices(xp, gy.dtype, self.in_hw, self.out_hw, self.mode,
                          self.align_corners)
         return xp.matmul(xp.matmul(a.T, gy), b),

@@ -1,6 +1,7 @@
 import numpy
 import pytest
 
+import chainer
 import chainer.functions as F
 from chainer.utils.type_check import InvalidType
 from op_harness import check_op
@@ -93,3 +94,14 @@ def test_bilinear_rounds_as_chainer():
     assert y.array.ravel()[:5].tolist() == [
         1.5367364883422852, 0.6894476413726807, 2.030534029006958,
         1.4794093370437622, 0.40823066234588623]
+
+
+def test_bilinear_gradient_rounds_as_chainer():
+    # Chainer's CPU gradient: the weighted gy summed by bincount (float64)
+    rs = numpy.random.RandomState(0)
+    x = chainer.Variable(rs.randn(1, 1, 3, 4).astype(numpy.float32))
+    y = F.resize_images(x, (4, 6))
+    F.sum(y * y.array).backward()
+    assert x.grad.ravel()[:6].tolist() == [
+        2.8096694946289062, 1.2221187353134155, 2.0128440856933594,
+        3.1609139442443848, 2.18854022026062, 0.12101532518863678]
