@@ -12,35 +12,6 @@ from chainer.functions._errors import invalid_type, names_bad_arguments
 from chainer.functions.array.spatial_transformer_grid import _reject_kwargs
 
 
-def _corners(x, grid):
-    """The four neighbours of each sampling point: a list of (weight,
-    d weight / du, d weight / dv, index into x padded by one pixel)."""
-    xp = backend.get_array_module(x)
-    H, W = x.shape[2:]
-    u = (grid[:, 0] + 1) * ((W - 1) / 2)
-    v = (grid[:, 1] + 1) * ((H - 1) / 2)
-    u0 = xp.floor(u)
-    v0 = xp.floor(v)
-    du1, du0 = u0 + 1 - u, u - u0   # weights of the left, right columns
-    dv1, dv0 = v0 + 1 - v, v - v0   # weights of the top, bottom rows
-    # Indices into x padded by one zero pixel; farther ones clip onto it
-    # (a NaN point reads the padding, its NaN weights make the output NaN).
-    u0 = xp.where(xp.isnan(u0), -1, u0)
-    v0 = xp.where(xp.isnan(v0), -1, v0)
-    ui = xp.clip(u0, -1, W).astype(numpy.int64) + 1
-    vi = xp.clip(v0, -1, H).astype(numpy.int64) + 1
-    ui1 = xp.clip(u0 + 1, -1, W).astype(numpy.int64) + 1
-    vi1 = xp.clip(v0 + 1, -1, H).astype(numpy.int64) + 1
-    n = xp.arange(len(x))[:, None, None]
-    one = xp.ones_like(u)
-    return [
-        (du1 * dv1, -dv1, -du1, (n, slice(None), vi, ui)),
-        (du1 * dv0, -dv0, du1 * one, (n, slice(None), vi1, ui)),
-        (du0 * dv1, dv1 * one, -du0, (n, slice(None), vi, ui1)),
-        (du0 * dv0, dv0 * one, du0 * one, (n, slice(None), vi1, ui1)),
-    ]
-
-
 def _check(func, x, grid):
     for name, a in (('x', x), ('grid', grid)):
         if a.dtype.kind != 'f':
@@ -102,24 +73,55 @@ class SpatialTransformerSamplerGrad(FunctionNode):
     (not differentiable again, as in Chainer)."""
 
     def forward(self, inputs):
+        # Chainer's arithmetic step by step (its rounding), the gradient of
+        # the grid zero where a point lies beyond the padded image
         x, grid, gy = inputs
         xp = backend.get_array_module(x)
-        H, W = x.shape[2:]
+        B, C, H, W = x.shape
+        out_hw = grid.shape[2:]
+        g = grid.reshape(B, 2, -1)
+        u = (g[:, 0] + 1) * (W - 1) / 2 + 1
+        v = (g[:, 1] + 1) * (H - 1) / 2 + 1
+        uc, vc = u.clip(0, W + 1), v.clip(0, H + 1)
+        u0 = xp.floor(xp.where(xp.isnan(uc), 0, uc)).astype(numpy.int32)
+        v0 = xp.floor(xp.where(xp.isnan(vc), 0, vc)).astype(numpy.int32)
+        u0, v0 = u0.clip(0, W), v0.clip(0, H)
+        u1, v1 = u0 + 1, v0 + 1
+        wu0, wu1, wv0, wv1 = (w.astype(gy.dtype, copy=False) for w in (
+            uc - u0, u1 - uc, vc - v0, v1 - vc))
         xpad = xp.pad(x, ((0, 0), (0, 0), (1, 1), (1, 1)))
-        gxpad = xp.zeros_like(xpad)
-        gy = gy.transpose(0, 2, 3, 1)  # (N, out_H, out_W, C)
-        gu = gv = 0
-        for w, dw_du, dw_dv, index in _corners(x, grid):
-            if xp is numpy:
-                numpy.add.at(gxpad, index, w[..., None] * gy)
-            else:
-                import cupyx
-                cupyx.scatter_add(gxpad, index, w[..., None] * gy)
-            gval = (gy * xpad[index]).sum(axis=-1)
-            gu = gu + dw_du * gval
-            gv = gv + dw_dv * gval
-        ggrid = xp.stack([gu * ((W - 1) / 2), gv * ((H - 1) / 2)], axis=1)
-        return gxpad[:, :, 1:-1, 1:-1], ggrid.astype(grid.dtype, copy=False)
+        n = xp.arange(B)[:, None]
+        x1, x2, x3, x4 = (xpad[n, :, vi, ui] for vi, ui in (
+            (v0, u0), (v0, u1), (v1, u0), (v1, u1)))  # (B, P, C)
+        gu = -wv1[:, :, None] * x1
+        gu += wv1[:, :, None] * x2
+        gu -= wv0[:, :, None] * x3
+        gu += wv0[:, :, None] * x4
+        gv = -wu1[:, :, None] * x1
+        gv -= wu0[:, :, None] * x2
+        gv += wu1[:, :, None] * x3
+        gv += wu0[:, :, None] * x4
+        ggrid = []
+        for gw, w, size in ((gu, u, W), (gv, v, H)):
+            gw = gw.reshape((B,) + out_hw + (C,)).transpose(0, 3, 1, 2)
+            gw *= gy
+            gw = xp.sum(gw, axis=1)
+            w = w.reshape(gw.shape)
+            ggrid.append(gw / 2. * (size - 1) * (w > 0) * (w < size + 1))
+        ggrid = xp.concatenate([a[:, None] for a in ggrid], axis=1)
+        if xp is numpy:
+            scatter_add = numpy.add.at
+        else:
+            import cupyx
+            scatter_add = cupyx.scatter_add
+        gx = xp.zeros_like(xpad)
+        gy = gy.reshape(B, C, -1)
+        for b in range(B):
+            for vi, ui, wu, wv in ((v0, u0, wu1, wv1), (v0, u1, wu0, wv1),
+                                   (v1, u0, wu1, wv0), (v1, u1, wu0, wv0)):
+                scatter_add(gx[b], (slice(None), vi[b], ui[b]),
+                            gy[b] * wu[b] * wv[b])
+        return gx[:, :, 1:-1, 1:-1], ggrid.astype(grid.dtype, copy=False)
 
     def backward(self, indexes, grad_outputs):
         raise NotImplementedError(

@@ -90,3 +90,21 @@ def test_forward_rounds_as_chainer():
         0.4746941328048706, 0.19470851123332977, 0.35778263211250305,
         0.43395280838012695, 0.5830045342445374, -1.1013667583465576,
         0.30772846937179565, 0.36813026666641235, -1.8613557815551758]
+
+
+def test_gradients_round_as_chainer():
+    # Chainer 7.8.1's values (its order of products and scatter-adds)
+    rs = numpy.random.RandomState(0)
+    x = chainer.Variable(rs.randn(1, 2, 4, 5).astype(numpy.float32))
+    g = chainer.Variable(rs.uniform(-1.3, 1.3, (1, 2, 2, 3)).astype(
+        numpy.float32))
+    y = F.spatial_transformer_sampler(x, g)
+    F.sum(y * y.array).backward()
+    assert x.grad.ravel()[:6].tolist() == [
+        0.16539674997329712, 0.7726717591285706, 0.30324143171310425, 0.0,
+        0.0, 0.16756761074066162]
+    assert g.grad.ravel().tolist() == [
+        0.0017999149858951569, 0.47498905658721924, 2.0134365558624268,
+        -0.3256935477256775, -0.7533025145530701, 7.720881462097168,
+        0.02631703019142151, -0.5919879674911499, -3.540764093399048,
+        -0.8427674174308777, -0.45758873224258423, -4.223767280578613]
