@@ -29,8 +29,9 @@ class HuberLoss(FunctionNode):
         # Chainer's arithmetic, delta in x's dtype:
         # min(|d| ** 2, max(2 delta |d| - delta ** 2, delta ** 2)) / 2
         dt = x.dtype.type(delta)
-        y = xp.minimum(absd * absd, xp.maximum(
-            absd * (2 * dt) - dt * dt, dt * dt)).astype(x.dtype, copy=False)
+        # (an array, also for 0-d x: NumPy 1 would make a scalar float64)
+        y = xp.asarray(xp.minimum(absd * absd, xp.maximum(
+            absd * (2 * dt) - dt * dt, dt * dt)), dtype=x.dtype)
         y *= 0.5
         if self.reduce == 'sum_along_second_axis':
             y = y.sum(axis=1)

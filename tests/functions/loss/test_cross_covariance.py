@@ -37,10 +37,13 @@ def test_values_and_errors():
 
 
 def test_half_squared_sum_rounds_like_chainer():
-    # Values recorded under Chainer 7.8.1 (float32, last-bit exact).
+    # Values of Chainer 7.8.1 (float32).  The first rests on a product
+    # whose last bit the BLAS decides: Chainer on NumPy 1.26 (and
+    # chainer-ng there) gives 0.543875, NumPy 2.4's OpenBLAS one bit less
     numpy.random.seed(0)
     y = numpy.random.randn(4, 3).astype(numpy.float32)
-    assert F.cross_covariance(y[:2], y[2:]).array == numpy.float32(0.5438749)
+    assert F.cross_covariance(y[:2], y[2:]).array in (
+        numpy.float32(0.543875), numpy.float32(0.5438749))
     rs = numpy.random.RandomState(0)
     a = rs.randn(5, 4).astype(numpy.float32)
     b = rs.randn(5, 3).astype(numpy.float32)
