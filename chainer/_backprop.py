@@ -11,6 +11,7 @@ here, once, so no op has to ``sum_to`` for broadcasting.
 
 import heapq
 import itertools
+import math
 import warnings
 
 import numpy
@@ -27,16 +28,11 @@ def _sum(gs):
     but not its node."""
     if len(gs) == 1:
         return gs[0]
+    from chainer.functions.math import basic_math
     for g in gs:
         if isinstance(g, Variable):
-            from chainer.functions.math.basic_math import add
-            return add(*gs)
-    y = gs[0] + gs[1]
-    for g in gs[2:]:
-        if g.shape == y.shape:
-            y += g
-        else:
-            y = y + g
+            return basic_math.add(*gs)
+    y = basic_math.sum_arrays(gs)
     if isinstance(y, numpy.generic):  # (0-d arithmetic)
         y = numpy.asarray(y)
     return y
@@ -61,12 +57,25 @@ class LeafSum:
     weight applied at each step of a sequence gets its gradient from one
     product over all the steps, instead of one thin product and one pass
     over the weight-sized gradient per step.
+
+    A term is a tuple of arrays whose rows go together; a kind defines
+    :meth:`flush`, which adds terms (their arrays concatenated by rows) to
+    the sum so far.  Pending terms are flushed once they hold more bytes
+    than the gradient itself (at least ``_min_limit``).
     """
 
-    __slots__ = ('settled',)
+    __slots__ = ('settled', 'shape', 'dtype', 'value', '_terms', '_pending',
+                 '_limit')
+    _min_limit = 1 << 25
 
-    def __init__(self):
+    def __init__(self, shape, dtype):
         self.settled = False  # computed: later terms need a new sum
+        self.shape, self.dtype = shape, dtype
+        self.value = None  # the sum of the terms flushed so far
+        self._terms = []
+        self._pending = 0
+        self._limit = max(math.prod(shape) * dtype.itemsize,
+                          self._min_limit)
 
     @classmethod
     def open(cls, sums, node):
@@ -75,9 +84,32 @@ class LeafSum:
         s = sums.get((cls, node))
         return None if s is None or s.settled else s
 
+    def add(self, *term):
+        self._terms.append(term)
+        self._pending += sum([a.nbytes for a in term])
+        if self._pending > self._limit:
+            self._flush_pending()
+
+    def _flush_pending(self):
+        terms = self._terms
+        if len(terms) == 1:
+            cols = terms[0]
+        else:
+            xp = backend.get_array_module(terms[0][0])
+            cols = [xp.concatenate(c) for c in zip(*terms)]
+        self._terms, self._pending = [], 0
+        self.value = self.flush(self.value, *cols)
+
+    def flush(self, value, *cols):
+        """``value`` (the sum so far, None at first) plus the terms whose
+        arrays ``cols`` holds, concatenated by rows."""
+        raise NotImplementedError
+
     def total(self):
         """The gradient: an array of the leaf's shape and dtype."""
-        raise NotImplementedError
+        if self._terms:
+            self._flush_pending()
+        return self.value
 
 
 def _settle(g):
@@ -429,12 +461,12 @@ def _in_data(func):
 
 
 def _retained_output(node):
+    """``node``'s array where its creator retained it, else None."""
     creator = node._creator_node
-    data = None if creator is None else creator._retained_out_data
-    if type(data) is not tuple:
+    if creator is None or type(creator._retained_out_data) is not tuple:
         return None
-    for j, d in zip(creator._output_indexes_to_retain, data):
-        if creator.outputs[j]() is node:
+    for ref, d in zip(creator.outputs, creator.output_data):
+        if ref() is node:
             return d
     return None
 

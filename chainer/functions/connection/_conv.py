@@ -173,6 +173,49 @@ def _add_bias(y, b):
         y += b.reshape((1, -1) + (1,) * (y.ndim - 2))
 
 
+def _whole_batch_y(xp, col, W2, n, outs):
+    """The convolution of a whole batch in one GEMM: its rows (n, *outs)
+    against the channels make a channels-last y, returned as an (n, c,
+    *outs) view (no transposing copy; elementwise ops and pooling keep or
+    shrink that layout before anything copies it)."""
+    y = xp.matmul(col.T, W2.T)
+    return xp.moveaxis(y.reshape((n,) + outs + (len(W2),)), -1, 1)
+
+
+def _conv_chunk(xp, y, W2, s, e, col):
+    """``y[s:e] = W2 col`` for one chunk of samples."""
+    if e - s == 1:
+        xp.matmul(W2, col, out=y[s].reshape(len(W2), -1))
+    else:
+        _store(y, s, e, xp.matmul(W2, col))
+
+
+class _FilterGrad:
+    """``gW[o, k] = sum_{n, p} gy[n, o, p] col[n, k, p]``, summed chunk by
+    chunk as ``col gy^T`` (the orientation BLAS runs fastest here)."""
+
+    __slots__ = ('xp', 'gy', 'gWT', 'tmp')
+
+    def __init__(self, xp, gy):
+        self.xp, self.gy = xp, gy
+        self.gWT = self.tmp = None
+
+    def add(self, s, e, col):
+        xp = self.xp
+        g = _batch_inner(xp, self.gy, s, e)
+        if self.gWT is None:
+            self.gWT = xp.matmul(col, g.T)
+        else:
+            if self.tmp is None:
+                self.tmp = xp.empty_like(self.gWT)
+            xp.matmul(col, g.T, out=self.tmp)
+            self.gWT += self.tmp
+
+    def result(self, c, ksize):
+        return self.xp.ascontiguousarray(self.gWT.T).reshape(
+            (self.gy.shape[1], c) + tuple(ksize))
+
+
 def _conv_plain(x, W, b, stride, pad, dilate, cover_all, outs):
     """``y[n, o, p] = sum_k W[o, k] col[n, k, p] (+ b[o])``, one GEMM per
     chunk of samples."""
@@ -183,52 +226,33 @@ def _conv_plain(x, W, b, stride, pad, dilate, cover_all, outs):
     windows = _Windows(x, W.shape[2:], stride, pad, dilate, cover_all, outs)
     W2 = W.reshape(out_c, -1)
     if 1 < n <= windows.step:
-        # The whole batch in one GEMM: its rows (n, *outs) against the
-        # channels make a channels-last y, returned as an (n, c, *outs)
-        # view (no transposing copy; elementwise ops and pooling keep or
-        # shrink that layout before anything copies it).
         _, _, col = next(iter(windows))
-        y = xp.matmul(col.T, W2.T)
+        y = _whole_batch_y(xp, col, W2, n, windows.outs)
         _give_back(windows.buf)
-        if b is not None:
-            y += b
-        return xp.moveaxis(y.reshape((n,) + windows.outs + (out_c,)), -1,
-                           1)
-    y = xp.empty((n, out_c) + windows.outs, x.dtype)
-    for s, e, col in windows:
-        if e - s == 1:
-            xp.matmul(W2, col, out=y[s].reshape(out_c, -1))
-        else:
-            _store(y, s, e, xp.matmul(W2, col))
+    else:
+        y = xp.empty((n, out_c) + windows.outs, x.dtype)
+        for s, e, col in windows:
+            _conv_chunk(xp, y, W2, s, e, col)
     _add_bias(y, b)
     return y
 
 
 def _grad_w_plain(x, gy, ksize, stride, pad, dilate):
-    """``gW[o, k] = sum_{n, p} gy[n, o, p] col[n, k, p]``, summed chunk by
-    chunk as ``col gy^T`` (the orientation BLAS runs fastest here)."""
+    """The filter gradient (:class:`_FilterGrad`), chunk by chunk."""
     xp = backend.get_array_module(x)
     out_c = gy.shape[1]
     if gy.dtype != x.dtype:
         gy = gy.astype(x.dtype)
-    gWT = tmp = None
     if x.shape[0] == 0:
         return xp.zeros((out_c, x.shape[1]) + tuple(ksize), x.dtype)
     if _winograd.applies(x, out_c, ksize, stride, pad, dilate) and \
             _winograd.grad_w_pays(x.shape[1], out_c):
         return _winograd.grad_w(x, gy, pad)
+    gW = _FilterGrad(xp, gy)
     for s, e, col in _Windows(x, ksize, stride, pad, dilate, False,
                               gy.shape[2:]):
-        g = _batch_inner(xp, gy, s, e)
-        if gWT is None:
-            gWT = xp.matmul(col, g.T)
-        else:
-            if tmp is None:
-                tmp = xp.empty_like(gWT)
-            xp.matmul(col, g.T, out=tmp)
-            gWT += tmp
-    return xp.ascontiguousarray(gWT.T).reshape(
-        (out_c, x.shape[1]) + tuple(ksize))
+        gW.add(s, e, col)
+    return gW.result(x.shape[1], ksize)
 
 
 def conv_and_grad_w(x, W, gy, stride, pad, dilate, cover_all, outs):
@@ -247,29 +271,17 @@ def conv_and_grad_w(x, W, gy, stride, pad, dilate, cover_all, outs):
     xp = numpy
     windows = _Windows(x, ksize, stride, pad, dilate, cover_all, outs)
     W2 = W.reshape(out_c, -1)
-    whole = 1 < n <= windows.step  # as _conv_plain: a channels-last y
+    whole = 1 < n <= windows.step  # as _conv_plain
     if not whole:
         y = xp.empty((n, out_c) + windows.outs, x.dtype)
-    gWT = tmp = None
+    gW = _FilterGrad(xp, gy)
     for s, e, col in windows:
         if whole:
-            y = xp.moveaxis(xp.matmul(col.T, W2.T).reshape(
-                (n,) + windows.outs + (out_c,)), -1, 1)
-        elif e - s == 1:
-            xp.matmul(W2, col, out=y[s].reshape(out_c, -1))
+            y = _whole_batch_y(xp, col, W2, n, windows.outs)
         else:
-            _store(y, s, e, xp.matmul(W2, col))
-        g = _batch_inner(xp, gy, s, e)
-        if gWT is None:
-            gWT = xp.matmul(col, g.T)
-        else:
-            if tmp is None:
-                tmp = xp.empty_like(gWT)
-            xp.matmul(col, g.T, out=tmp)
-            gWT += tmp
-    gW = xp.ascontiguousarray(gWT.T).reshape(
-        (gy.shape[1], x.shape[1]) + tuple(ksize))
-    return y, gW
+            _conv_chunk(xp, y, W2, s, e, col)
+        gW.add(s, e, col)
+    return y, gW.result(x.shape[1], ksize)
 
 
 def _deconv_plain(x, W, b, stride, pad, outsize, dilate):

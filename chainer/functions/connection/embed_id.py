@@ -8,7 +8,6 @@ from chainer._backprop import LeafSum
 from chainer.function_node import _RELEASED, FunctionNode, _graph_free
 from chainer.functions._errors import (chainer_text, invalid_type,
                                        names_bad_arguments)
-from chainer.utils.array import size_of_shape
 from chainer.variable import _new_variable
 
 
@@ -110,19 +109,9 @@ class _RowSum(LeafSum):
     """The gradient of a leaf embedding matrix over one backward pass: the
     rows of every ``gy`` added at their ids (but ignored ones), in one
     scatter (in the order they came, so the same sums as one scatter per
-    application).  Pending
-    rows are scattered once they hold more bytes than the gradient (at
-    least 32 MB)."""
+    application)."""
 
-    __slots__ = ('shape', 'dtype', 'ids', 'gys', 'pending', 'limit', 'gW')
-
-    def __init__(self, shape, dtype):
-        super().__init__()
-        self.shape, self.dtype = shape, dtype
-        self.ids, self.gys = [], []
-        self.pending = 0
-        self.limit = max(size_of_shape(shape) * dtype.itemsize, 1 << 25)
-        self.gW = None
+    __slots__ = ()
 
     def add(self, x, gy, ignore_label):
         x = x.ravel()
@@ -130,28 +119,14 @@ class _RowSum(LeafSum):
         if ignore_label is not None:
             keep = x != ignore_label
             x, gy = x[keep], gy[keep]
-        self.ids.append(x)
-        self.gys.append(gy)
-        self.pending += x.nbytes + gy.nbytes
-        if self.pending > self.limit:
-            self._flush()
+        super().add(x, gy)
 
-    def _flush(self):
-        xp = backend.get_array_module(self.gys[0])
-        if self.gW is None:
-            self.gW = xp.zeros(self.shape, self.dtype)
-        if len(self.ids) == 1:
-            x, gy = self.ids[0], self.gys[0]
-        else:
-            x, gy = xp.concatenate(self.ids), xp.concatenate(self.gys)
-        _scatter_add(self.gW, x, gy, None)
-        self.ids, self.gys = [], []
-        self.pending = 0
-
-    def total(self):
-        if self.ids:
-            self._flush()
-        return self.gW
+    def flush(self, value, x, gy):
+        if value is None:
+            value = backend.get_array_module(gy).zeros(self.shape,
+                                                       self.dtype)
+        _scatter_add(value, x, gy, None)
+        return value
 
 
 def _scatter_add(gW, x, gy, ignore_label):

@@ -170,6 +170,18 @@ class AddConstant(FunctionNode):
         return grad_outputs[0],
 
 
+def sum_arrays(xs):
+    """``xs[0] + xs[1] + ...`` (two or more arrays), added in place into
+    the first sum where the shapes allow."""
+    y = xs[0] + xs[1]
+    for x in xs[2:]:
+        if x.shape == y.shape:
+            y += x
+        else:
+            y = y + x
+    return y
+
+
 class MultiAdd(FunctionNode):
     """The sum of any number of inputs of one shape and dtype."""
 
@@ -178,13 +190,7 @@ class MultiAdd(FunctionNode):
         return 'MultiAdd'
 
     def forward(self, xs):
-        y = xs[0] + xs[1]
-        for x in xs[2:]:
-            if x.shape == y.shape:
-                y += x
-            else:
-                y = y + x
-        return y,
+        return sum_arrays(xs),
 
     def backward(self, indexes, grad_outputs):
         gy = grad_outputs[0]
@@ -607,9 +613,11 @@ def floordiv(self, rhs):  # lhs // rhs
 
 def rfloordiv(self, rhs):  # rhs // lhs
     kind, rhs = _prepare(self, rhs)
-    if self.dtype.kind != 'f':
-        check_float(DivFromConstant(rhs) if kind == 2 else Div(),
-                    self.array, 'x' if kind == 2 else 'rhs')
+    if self.dtype.kind != 'f':  # Chainer's error for rhs / an integer x
+        if kind == 2:
+            DivFromConstant(rhs).apply((self,))
+        else:
+            Div().apply((rhs, self))
     rhs = rhs.array if kind == 0 else rhs
     return _no_grad(self.xp.floor_divide(rhs, self.array))
 
