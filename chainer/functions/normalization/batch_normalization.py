@@ -12,6 +12,7 @@ import warnings
 import numpy
 
 from chainer import backend
+from chainer.configuration import _local_store
 from chainer.function_node import FunctionNode
 from chainer.functions._errors import check_float, invalid_type
 from chainer.utils import conv_nd
@@ -130,7 +131,8 @@ def _keep_shape(x_shape, axes):
 def _check_inputs(func, x, gamma, beta):
     check_float(func, x, 'in_types[0]')
     check_float(func, gamma, 'in_types[1]')
-    if gamma.dtype != beta.dtype:
+    # (with type_check off, as in Chainer, mixed dtypes compute promoted)
+    if gamma.dtype != beta.dtype and _local_store.type_check:
         raise invalid_type(func, 'in_types[1].dtype == in_types[2].dtype',
                            '{} != {}'.format(gamma.dtype, beta.dtype))
     if gamma.shape != beta.shape:
@@ -459,7 +461,7 @@ class FixedBatchNormalization(_AxisNames, FunctionNode):
         axes = self.axis = _reduced_axes(self, x.shape, gamma.shape,
                                          self.axis)
         for i, a in enumerate((mean, var), 3):
-            if a.dtype != gamma.dtype:
+            if a.dtype != gamma.dtype and _local_store.type_check:
                 raise invalid_type(
                     self, 'in_types[{}].dtype == in_types[1].dtype'.format(i),
                     '{} != {}'.format(a.dtype, gamma.dtype))
@@ -469,10 +471,10 @@ class FixedBatchNormalization(_AxisNames, FunctionNode):
                     '{} != {}'.format(a.shape, gamma.shape))
         keep = self._keep = _keep_shape(x.shape, axes)
         xp = backend.get_array_module(x)
-        # Chainer's arithmetic, in x's dtype (float16 too), so the values
-        # match it bit for bit: inv_std = sqrt(1 / (var + eps)) and
-        # y = gamma * ((x - mean) * inv_std) + beta.
-        dt = x.dtype.type
+        # Chainer's arithmetic, so the values match it bit for bit:
+        # inv_std = sqrt(1 / (var + eps)) in var's dtype (float16 too, with
+        # a float32 x) and y = gamma * ((x - mean) * inv_std) + beta.
+        dt = var.dtype.type
         inv_var = dt(1) / (var.reshape(keep) + dt(self.eps))
         inv_std = xp.sqrt(inv_var)
         # kept in gamma's shape, as Chainer does

@@ -154,6 +154,33 @@ def test_fixed_batch_normalization_errors():
     assert y.creator.label == 'FixedBatchNormalization'
 
 
+
+def test_fixed_batch_normalization_mixed_dtypes_without_type_check():
+    # as Chainer: the dtype checks are type checks; with them off the mix
+    # computes (gradient_check's numerical evaluations rely on it)
+    x = numpy.arange(6, dtype='f').reshape(2, 3) / 7
+    g, b = numpy.full(3, 1.5), numpy.full(3, .25, 'f')
+    m, v = numpy.full(3, .1, 'f'), numpy.full(3, .7, 'f')
+    with pytest.raises(InvalidType, match=r'in_types\[1\].dtype == '
+                       r'in_types\[2\].dtype'):
+        F.fixed_batch_normalization(x, g, b, m, v)
+    with chainer.using_config('type_check', False):
+        y = F.fixed_batch_normalization(x, g, b, m, v)
+    assert y.dtype == numpy.float32
+    expect = 1.5 * (x - m.astype('d')) / numpy.sqrt(v.astype('d') + 2e-5)
+    numpy.testing.assert_allclose(y.array, expect + .25, rtol=1e-6)
+
+
+def test_fixed_batch_normalization_float16_statistics_float32_x():
+    # 1 / (var + eps) and its root round in the statistics' float16, as in
+    # Chainer 7.8.1 (its values)
+    x = numpy.arange(6, dtype='f').reshape(2, 3) / 7
+    g, b, m, v = (numpy.full(3, c, 'e') for c in (1.5, .25, .1, .7))
+    y = F.fixed_batch_normalization(x, g, b, m, v)
+    assert y.dtype == numpy.float32
+    assert y.array[0].tolist() == [
+        0.07074689865112305, 0.32688531279563904, 0.5830236673355103]
+
 def test_second_order_through_gbeta_and_ggamma_only():
     rng = numpy.random.RandomState(3)
     x = chainer.Variable(rng.randn(3, 2))
