@@ -64,43 +64,41 @@ class SimplifiedDropconnect(FunctionNode):
             self.mask = xp.random.rand(*shape) >= self.ratio
         if self.mask.dtype != x.dtype:
             self.mask = self.mask.astype(x.dtype)
-        w = W * self.mask
-        if self.use_batchwise_mask:
-            y = xp.matmul(w, x2[:, :, None])[:, :, 0]
-        else:
-            y = x2.dot(w.T)
-        if self.scale != 1:
-            y = y * self.scale
+        # Chainer's arithmetic (its last bits): the kept weights scaled
+        # before a per-example product summed by einsum
+        w = W * W.dtype.type(self.scale) * self.mask
+        if w.ndim == 2:
+            w = xp.broadcast_to(w, (x.shape[0],) + w.shape)
+        y = xp.einsum('noi,ni->no', w, x2)
         if b is not None:
             y = y + b
         return y.astype(x.dtype, copy=False),
 
     def backward(self, indexes, grad_outputs):
+        from chainer.functions.array.broadcast import broadcast_to
         from chainer.functions.array.reshape import reshape
         from chainer.functions.math.matmul import matmul
         from chainer.functions.math.sum import sum as _sum
         x, W = self.get_retained_inputs()
         gy, = grad_outputs
-        if self.scale != 1:
-            gy = gy * self.scale
         n = x.shape[0]
+        n_out, n_in = W.shape
         mask = self.mask
+        if mask.ndim == 2:
+            mask = backend.get_array_module(mask).broadcast_to(
+                mask, (n,) + mask.shape)
+        scale = W.dtype.type(self.scale)
         ret = []
         if 0 in indexes:
-            if self.use_batchwise_mask:
-                gx = reshape(matmul(reshape(gy, (n, 1, W.shape[0])), W * mask),
-                             x.shape)
-            else:
-                gx = reshape(matmul(gy, W * mask), x.shape)
-            ret.append(gx)
+            # each example's gy row times its scaled, masked weights
+            w = broadcast_to(W * scale, mask.shape) * mask
+            gx = matmul(reshape(gy, (n, 1, n_out)), w)
+            ret.append(reshape(gx, x.shape))
         if 1 in indexes:
-            x2 = reshape(x, (n, W.shape[1]))
-            if self.use_batchwise_mask:
-                gw = _sum(reshape(gy, gy.shape + (1,)) *
-                          reshape(x2, (n, 1, W.shape[1])) * mask, axis=0)
-            else:
-                gw = matmul(gy, x2, transa=True) * mask
-            ret.append(gw)
+            # the masked outer products summed over the batch, then scaled
+            x2 = reshape(x, (n, 1, n_in))
+            gw = _sum(matmul(reshape(gy, (n, n_out, 1)), x2) * mask, axis=0)
+            ret.append(gw * scale)
         if 2 in indexes:
             ret.append(_sum(grad_outputs[0], axis=0))
         return tuple(ret)
@@ -153,9 +151,11 @@ def simplified_dropconnect(x, W, b=None, ratio=.5, train=True, mask=None,
         func = SimplifiedDropconnect(ratio, mask, use_batchwise_mask)
     else:
         if mask is None:
-            # all ones, in the shape training uses (as Chainer keeps it)
+            # all ones, in the shape training uses; Chainer draws it at
+            # ratio 0, which takes its numbers from the global generator
             shape = ((x.shape[0],) if use_batchwise_mask else ()) + W.shape
-            mask = backend.get_array_module(W).ones(shape, W.dtype)
+            xp = backend.get_array_module(W)
+            mask = (xp.random.rand(*shape) >= 0).astype(W.dtype)
         func = SimplifiedDropconnect(ratio, mask, use_batchwise_mask, 1.)
     inputs = (x, W) if b is None else (x, W, b)
     y, = func.apply(inputs)
