@@ -111,15 +111,18 @@ def _n_step(func_name, n_layers, dropout_ratio, hx, cx, ws, bs, xs,
     hy, cy = [], []
     xs = list(xs)
     for layer in range(n_layers):
-        if layer > 0:  # (draws random numbers even at ratio 0, as Chainer)
-            xs = [dropout(x, dropout_ratio) for x in xs]
         outs = []
         for d in range(directions):
             k = layer * directions + d
             params = prepare(ws[k], bs[k])
             h, c = hx[k], None if cx is None else cx[k]
             ys_d = []
-            for x in (xs[::-1] if d else xs):
+            xs_d = xs
+            if layer > 0:
+                # each direction drops its own copy of the input (as
+                # Chainer draws its masks, even at ratio 0)
+                xs_d = [dropout(x, dropout_ratio) for x in xs]
+            for x in (xs_d[::-1] if d else xs_d):
                 y, h, c = _time_step(cell, params, x, h, c)
                 ys_d.append(y)
             if d:

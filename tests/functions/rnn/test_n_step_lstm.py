@@ -182,3 +182,23 @@ def test_bits_match_chainer_n_step_lstm():
     for k, v in expect.items():
         numpy.testing.assert_array_equal(out[k], v, err_msg=k)
         assert out[k].dtype == numpy.float32
+
+
+def test_bidirectional_dropout_masks_per_direction():
+    # Chainer drops the input of a deeper layer once per direction (two
+    # masks from the global generator), which sets both the values and
+    # the generator's state after the call.
+    numpy.random.seed(0)
+    xs = [numpy.random.randn(n, 3).astype(numpy.float32) for n in (3, 2)]
+    ws = [[numpy.random.randn(2, (3 if k < 2 else 4) if i < 4 else 2)
+           .astype(numpy.float32) * .5 for i in range(8)] for k in range(4)]
+    bs = [[numpy.random.randn(2).astype(numpy.float32) * .5
+           for i in range(8)] for k in range(4)]
+    z = numpy.zeros((4, 3, 2), numpy.float32)
+    numpy.random.seed(3)
+    hy, _, _ = F.n_step_bilstm(2, 0.5, z, z, ws, bs, xs)
+    assert numpy.random.rand() == 0.4065199163762486
+    numpy.testing.assert_allclose(hy.array[3], [
+        [-0.10731443017721176, -0.04315789043903351],
+        [-0.2071407586336136, -0.14932465553283691],
+        [-0.12138085067272186, -0.07270857691764832]], rtol=1e-5)
