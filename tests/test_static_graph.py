@@ -937,3 +937,96 @@ def test_replay_hands_on_a_gradient_an_op_passes_through(monkeypatch):
     # define-by-run calls it 5 times a step; the replays only at first
     assert counts[-1] - counts[-2] == 5
     assert counts[-2] - counts[-3] == 5
+
+
+class _TanhLayers(chainer.Chain):
+    """Layers of tanh(h @ W) (W transposed or not), affine constants and a
+    sum: a schedule whose every op the compiled replay has a kernel for."""
+
+    def __init__(self, dtype, transa=False, transb=False, axis=None,
+                 keepdims=False, n=3):
+        super().__init__()
+        self.transa, self.transb = transa, transb
+        self.axis, self.keepdims = axis, keepdims
+        rng = numpy.random.RandomState(7)
+        with self.init_scope():
+            self.ws = chainer.ChainList()
+        for _ in range(n):
+            self.ws.add_link(chainer.Link())
+            with self.ws[-1].init_scope():
+                self.ws[-1].W = chainer.Parameter(
+                    (rng.randn(4, 4) / 2).astype(dtype))
+
+    @chainer.static_graph
+    def forward(self, x):
+        h = x
+        for link in self.ws:
+            if self.transa:
+                h = F.matmul(h, link.W, transa=True)
+            else:
+                h = F.matmul(h, link.W, transb=self.transb)
+            h = F.tanh(h) * 1.5 + 0.25
+        return F.sum(h, axis=self.axis, keepdims=self.keepdims)
+
+
+@pytest.mark.parametrize('dtype', [numpy.float16, numpy.float32,
+                                   numpy.float64])
+@pytest.mark.parametrize('transa,transb,axis,keepdims', [
+    (False, False, None, False), (False, True, 1, False),
+    (True, False, (0,), True), (False, False, 0, False)])
+def test_compiled_replay_matches_define_by_run(dtype, transa, transb, axis,
+                                               keepdims):
+    s, d = _twins(_TanhLayers, dtype, transa, transb, axis, keepdims)
+    rng = numpy.random.RandomState(3)
+    for i in range(4):
+        x0 = rng.randn(4, 4).astype(dtype)
+        xs, xd = chainer.Variable(x0), chainer.Variable(x0.copy())
+        s.cleargrads()
+        d.cleargrads()
+        ys, yd = _call(s, True, xs), _call(d, False, xd)
+        assert _replayed(ys) == (i > 1)
+        _same(ys.array, yd.array)
+        assert ys.dtype == dtype
+        gy = numpy.asarray(rng.randn(*ys.shape), dtype)
+        ys.grad, yd.grad = gy, gy.copy()
+        ys.backward()
+        yd.backward()
+        _same(xs.grad, xd.grad)
+        _same_grads(s, d)
+    assert s.static_schedule.compiled is not None
+    assert numpy.abs(xs.grad.astype(numpy.float64)).sum() > 0
+
+
+def test_compiled_replay_double_backprop_and_unlike_gradients():
+    s, d = _twins(_TanhLayers, numpy.float64)
+    x0 = numpy.random.RandomState(1).randn(4, 4)
+    for _ in range(3):
+        xs, xd = chainer.Variable(x0), chainer.Variable(x0.copy())
+        ys, yd = _call(s, True, xs), _call(d, False, xd)
+    sched = s.static_schedule
+    assert _replayed(ys) and sched.compiled is not None
+    gs, = chainer.grad([ys], [xs], enable_double_backprop=True)
+    gd, = chainer.grad([yd], [xd], enable_double_backprop=True)
+    _same(gs.array, gd.array)
+    F.sum(gs * gs).backward()
+    F.sum(gd * gd).backward()
+    _close(xs.grad, xd.grad)
+    assert numpy.abs(xs.grad).sum() > 0
+    # output gradients unlike the outputs are left to the interpreted
+    # backward
+    vals = sched.compiled.forward([x0] + [p.array for p in sched.params])[1]
+    assert sched.compiled.backward(
+        sched, vals, (0,), (numpy.ones((), numpy.float32),)) is None
+    g, = sched.compiled.backward(sched, vals, (0,), (numpy.ones(()),))
+    _same(g, gd.array)
+
+
+def test_ops_without_kernels_are_replayed_interpreted():
+    s, d = _twins(MLP)
+    x = numpy.random.RandomState(2).randn(2, 5).astype(numpy.float32)
+    for _ in range(3):
+        ys, yd = _both(s, d, x)
+    assert _replayed(ys) and s.static_schedule.compiled is None
+    F.sum(ys).backward()
+    F.sum(yd).backward()
+    _same_grads(s, d)

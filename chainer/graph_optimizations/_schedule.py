@@ -19,7 +19,8 @@ inputs that lead to something wanting one: through the op's array-level
 rule (``_backward_arrays``) where it has one, else through a
 :class:`BackwardRecipe` (the ops its backward applied, recorded at the level
 of arrays and checked on two calls), else through its backward on
-Variables.
+Variables.  A schedule whose every op has an array kernel in ``_compiled``
+is replayed by generated straight-line code instead, with the same bits.
 """
 
 import copy
@@ -275,6 +276,9 @@ class Schedule(_Dropped):
         self.recipes = {}  # (op, targets[, missing gys]) -> BackwardRecipe
         self.n_ops = len(ops)
         self.function_class = StaticScheduleFunction
+        # (imported here: _compiled imports _backprop, as this module does)
+        from chainer.graph_optimizations import _compiled
+        self.compiled = _compiled.compile_schedule(self, ops)
 
     def graph(self, made, in_nodes):
         """Links the ops ``made`` by a replay into a graph, as ``apply``
@@ -732,19 +736,35 @@ class StaticScheduleFunction(FunctionNode):
     def __init__(self, schedule):
         self.schedule = schedule
         self._made = None
+        self._vals = None
 
     def forward(self, inputs):
-        outputs, self._made = self.schedule.run(inputs, True)
+        compiled = self.schedule.compiled
+        if compiled is not None:
+            # (the ops are made only if a backward on Variables needs them)
+            outputs, self._vals = compiled.forward(inputs)
+        else:
+            outputs, self._made = self.schedule.run(inputs, True)
         self._arrays = inputs, outputs
         return outputs
 
     def _made_ops(self):
         made = self._made
+        if made is None and self._vals is not None:
+            # a compiled replay's ops, run again (compiled ops are
+            # deterministic) for the graph of a double backprop or hooks
+            made = self._made = self.schedule.run(self._arrays[0], True)[1]
         if made is None or made is _RELEASED:
             raise _released_error(self)
         return made
 
     def _backward_arrays(self, indexes, gys):
+        vals = self._vals
+        if vals is not None:
+            gxs = self.schedule.compiled.backward(self.schedule, vals,
+                                                  indexes, gys)
+            if gxs is not None:
+                return gxs
         return self.schedule.backward(self._made_ops(), indexes, gys)
 
     def backward(self, indexes, grad_outputs):
@@ -766,7 +786,7 @@ class StaticScheduleFunction(FunctionNode):
     def _release(self):
         super()._release()
         self._made = _RELEASED
-        self._arrays = None
+        self._arrays = self._vals = None
 
 
 def is_array(x):

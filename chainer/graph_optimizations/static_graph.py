@@ -298,7 +298,10 @@ def _replay(sched, arrays, backprop):
     else:
         xs = [a._data if isinstance(a, Variable) else a for a in arrays]
         xs.extend([p._data for p in params])
-        outs, _ = sched.run(xs, False)
+        if sched.compiled is not None:
+            outs = sched.compiled.forward(xs)[0]
+        else:
+            outs, _ = sched.run(xs, False)
         ys = [_new_variable(y, rg)
               for y, rg in zip(outs, sched.out_requires_grad)]
     out_type = sched.out_type

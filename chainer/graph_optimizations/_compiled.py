@@ -1,0 +1,259 @@
+"""A static schedule compiled to straight-line Python.
+
+When every op of a recorded schedule has a kernel here (a common op on
+arrays it handles plainly: see ``_KERNELS``), the replay needs none of the
+op objects: the forward is generated as one Python function that calls each
+op's array kernel on named slots, and the backward, per set of inputs to
+differentiate, as another that calls each op's gradient kernel and sums the
+gradients that meet, in the order and with the sums of
+``Schedule.backward``.  So a replay costs about what the same NumPy calls
+written by hand cost.
+
+A kernel computes exactly what the op's ``forward`` and ``_backward_arrays``
+(or its backward's ops) compute, with the same NumPy calls in the same
+order, so compiled replays give the bits of the interpreted ones (and of
+define-by-run).  Anything else (random ops, ops with state of their own,
+other dtypes or shapes, ``@static_code``) leaves the schedule interpreted.
+"""
+
+import operator
+
+import numpy
+
+from chainer import utils
+from chainer._backprop import _sum
+
+_matmul = operator.matmul
+_generic = numpy.generic
+
+
+# --- kernels: op -> (forward, gradient maker) or None ------------------------
+# A forward takes the op's input arrays and returns its one output array; the
+# gradient maker takes the indexes of the inputs to differentiate and returns
+# a function of (inputs..., output, gy) giving their gradients as a tuple, or
+# the string 'same' for an op that hands gy on as it is (one input).
+
+def _floats(xs):
+    return all(type(x) is numpy.ndarray and x.dtype.kind == 'f' and x.ndim
+               for x in xs)
+
+
+def _matmul_kernels(op, xs, ys):
+    a, b = xs
+    if op.transc or op.dtype is not None or a.ndim != 2 or b.ndim != 2 or \
+            a.dtype != b.dtype or not _floats(xs):
+        return None
+    ta, tb = op.transa, op.transb
+    if not ta and not tb:
+        fwd = _matmul
+    else:
+        def fwd(a, b):
+            return (a.T if ta else a) @ (b.T if tb else b)
+
+    def grads(target):
+        # (MatMul._backward_arrays' products, in its order and layout)
+        def ga(a, b, gy):
+            return (b.T if tb else b) @ gy.T if ta else \
+                gy @ (b if tb else b.T)
+
+        def gb(a, b, gy):
+            return gy.T @ (a.T if ta else a) if tb else \
+                (a if ta else a.T) @ gy
+
+        if target == (0, 1):
+            if not ta and not tb:
+                return lambda a, b, y, gy: (gy @ b.T, a.T @ gy)
+            return lambda a, b, y, gy: (ga(a, b, gy), gb(a, b, gy))
+        if target == (0,):
+            return lambda a, b, y, gy: (ga(a, b, gy),)
+        return lambda a, b, y, gy: (gb(a, b, gy),)
+    return fwd, grads
+
+
+def _tanh_kernels(op, xs, ys):
+    from chainer.functions.activation.tanh import _tanh_grad
+    if not _floats(xs):
+        return None
+    return numpy.tanh, lambda target: (
+        lambda x, y, gy: (_tanh_grad(y, gy),))
+
+
+def _sum_kernels(op, xs, ys):
+    from chainer.functions.math.sum import _normalize_axis, _np_sum
+    x, = xs
+    if not _floats(xs):
+        return None
+    axis = _normalize_axis('Sum', op.axis, x.ndim)
+    keepdims = op.keepdims
+    shape = x.shape
+    force_array = utils.force_array
+
+    def fwd(x):
+        return force_array(_np_sum(x, axis, keepdims))
+
+    # (Sum.backward: gy reshaped to keep the summed axes, broadcast)
+    kept = None
+    if not keepdims and axis is not None:
+        kept = list(ys[0].shape)
+        for a in axis:
+            kept.insert(a, 1)
+        kept = tuple(kept)
+    broadcast_to = numpy.broadcast_to
+
+    def grads(target):
+        if kept is None:
+            return lambda x, y, gy: (broadcast_to(gy, shape),)
+        return lambda x, y, gy: (broadcast_to(gy.reshape(kept), shape),)
+    return fwd, grads
+
+
+def _constant_kernels(op, xs, ys, mul):
+    from chainer.functions.math.basic_math import _const
+    x, = xs
+    value = op.value
+    if not _floats(xs) or not (type(value) in (int, float) or
+                               isinstance(value, _generic)) or \
+            ys[0].shape != x.shape or ys[0].dtype != x.dtype:
+        return None
+    c = _const(x, value)
+    if not mul:
+        return (lambda x: x + c), lambda target: 'same'
+
+    def grads(target):
+        return lambda x, y, gy: (gy * c,)
+    return (lambda x: x * c), grads
+
+
+def _kernels():
+    from chainer.functions.activation.tanh import Tanh
+    from chainer.functions.math.basic_math import AddConstant, MulConstant
+    from chainer.functions.math.matmul import MatMul
+    from chainer.functions.math.sum import Sum
+    return {
+        MatMul: _matmul_kernels,
+        Tanh: _tanh_kernels,
+        Sum: _sum_kernels,
+        MulConstant: lambda op, xs, ys: _constant_kernels(op, xs, ys, True),
+        AddConstant: lambda op, xs, ys: _constant_kernels(op, xs, ys, False),
+    }
+
+
+_KERNELS = None
+
+
+# --- compiling ----------------------------------------------------------------
+
+def _names(slots):
+    return ''.join(['s{}, '.format(k) for k in slots])
+
+
+class Compiled:
+    """A schedule's forward as one generated function, and its backwards
+    (generated on first use per set of inputs and of missing output
+    gradients)."""
+
+    __slots__ = ('forward', '_grads', '_backwards')
+
+    def __init__(self, forward, grads):
+        self.forward = forward  # inputs -> (outputs, all slots)
+        self._grads = grads     # per op: its gradient maker
+        self._backwards = {}
+
+    def backward(self, sched, vals, indexes, gys):
+        """The gradients of the outer inputs ``indexes``, or None where the
+        output gradients are not like the outputs (the interpreted
+        backward handles those)."""
+        for g, (shape, dtype) in zip(gys, sched.out_types):
+            if g is not None and (type(g) is not numpy.ndarray or
+                                  g.shape != shape or g.dtype != dtype):
+                return None
+        key = (indexes, tuple([g is None for g in gys]))
+        fn = self._backwards.get(key)
+        if fn is None:
+            fn = self._backwards[key] = self._compile_backward(
+                sched, indexes, key[1])
+        return fn(vals, gys)
+
+    def _compile_backward(self, sched, indexes, missing):
+        ns = {'_sum': _sum}
+        lines = ['def backward(vals, gys):',
+                 '    {}= vals'.format(_names(range(sched.n_slots))),
+                 '    {}= gys'.format(''.join(
+                     ['gy{}, '.format(i) for i in range(len(missing))]))]
+        grads = {}  # slot -> the names of the gradients that reached it
+
+        def add(slot, name):
+            grads.setdefault(slot, []).append(name)
+
+        def take(slot, name):
+            names = grads.pop(slot, None)
+            if not names:
+                return None
+            if len(names) == 1:
+                return names[0]
+            lines.append('    {} = _sum([{}])'.format(name, ', '.join(names)))
+            return name
+
+        for i, (k, m) in enumerate(zip(sched.out_slots, missing)):
+            if not m:
+                add(k, 'gy{}'.format(i))
+        n = 0
+        for s, target, lo, hi, _, slots, _ in sched._plan(indexes):
+            g = take(lo, 'g{}'.format(lo))
+            if g is None:
+                continue
+            fn = self._grads[s](target)
+            if fn == 'same':
+                add(slots[0], g)
+                continue
+            ns['B{}'.format(s)] = fn
+            outs = ['t{}'.format(n + j) for j in range(len(slots))]
+            n += len(slots)
+            lines.append('    {}, = B{}({}s{}, {})'.format(
+                ', '.join(outs), s, _names(sched.in_slots[s]), lo, g))
+            for k, name in zip(slots, outs):
+                add(k, name)
+        results = [take(i, 'r{}'.format(i)) for i in indexes]
+        lines.append('    return ({}{})'.format(
+            ', '.join([str(r) for r in results]),
+            ',' if len(results) == 1 else ''))
+        exec(compile('\n'.join(lines), '<static schedule backward>',
+                     'exec'), ns)
+        return ns['backward']
+
+
+def compile_schedule(sched, ops):
+    """A :class:`Compiled` for the schedule ``sched`` recorded from
+    ``ops`` (the recorder's ``(fn, template, xs, ys)``), or None where an op
+    has no kernel."""
+    global _KERNELS
+    if _KERNELS is None:
+        _KERNELS = _kernels()
+    if sched.code_after:
+        return None
+    fwds, grads = [], []
+    for fn, template, xs, ys in ops:
+        make = _KERNELS.get(type(template))
+        if make is None or len(ys) != 1 or ys[0] is None or \
+                type(ys[0]) is not numpy.ndarray:
+            return None
+        kernels = make(template, xs, ys)
+        if kernels is None:
+            return None
+        fwds.append(kernels[0])
+        grads.append(kernels[1])
+    ns = {}
+    for k, c in enumerate(sched.consts):
+        ns['s{}'.format(sched.n_in + k)] = c
+    lines = ['def forward(ins):']
+    if sched.n_in:
+        lines.append('    {}= ins'.format(_names(range(sched.n_in))))
+    for s, step in enumerate(sched.steps):
+        ns['F{}'.format(s)] = fwds[s]
+        args = ', '.join(['s{}'.format(k) for k in sched.in_slots[s]])
+        lines.append('    s{} = F{}({})'.format(step[4], s, args))
+    lines.append('    return ({}), ({})'.format(
+        _names(sched.out_slots), _names(range(sched.n_slots))))
+    exec(compile('\n'.join(lines), '<static schedule forward>', 'exec'), ns)
+    return Compiled(ns['forward'], grads)
+
