@@ -50,15 +50,14 @@ def _invalid_type_assertion():
 
 
 def broadcast_error(func, *shapes, names=('lhs', 'rhs')):
-    # Chainer's own text, after a header that names the function.
+    # Chainer's own text, raised bare by its broadcast check: no header
+    # naming the function, empty expect and actual (``func`` is kept for
+    # the callers).
     from chainer.utils import type_check
-    label = func if isinstance(func, str) else func.label
     lines = '\n'.join('{}.shape = {}'.format(n, s)
                       for n, s in zip(names, shapes))
     return type_check.InvalidType(
-        'shapes broadcastable to each other', lines,
-        '\nInvalid operation is performed in: {} (Forward)\n\ncannot '
-        'broadcast inputs of the following shapes:\n{}'.format(label, lines))
+        '', '', 'cannot broadcast inputs of the following shapes:\n' + lines)
 
 
 def expr_bool_error():

@@ -607,8 +607,11 @@ def floordiv(self, rhs):  # lhs // rhs
         if kind == 2:
             return _no_grad(self.array * _const(self.array, 1. / rhs))
         Div().apply((self, rhs))  # Chainer's error for an integer lhs
+    if kind == 2:
+        return _no_grad(self.xp.floor_divide(self.array, rhs))
+    # Chainer divides first: its checks of the dtypes and shapes
     rhs = rhs.array if kind == 0 else rhs
-    return _no_grad(self.xp.floor_divide(self.array, rhs))
+    return _no_grad(_binary(Div(), self.array, rhs, self.xp.floor_divide))
 
 
 def rfloordiv(self, rhs):  # rhs // lhs
@@ -618,8 +621,10 @@ def rfloordiv(self, rhs):  # rhs // lhs
             DivFromConstant(rhs).apply((self,))
         else:
             Div().apply((rhs, self))
+    if kind == 2:
+        return _no_grad(self.xp.floor_divide(rhs, self.array))
     rhs = rhs.array if kind == 0 else rhs
-    return _no_grad(self.xp.floor_divide(rhs, self.array))
+    return _no_grad(_binary(Div(), rhs, self.array, self.xp.floor_divide))
 
 
 def pow(self, rhs):  # lhs ** rhs

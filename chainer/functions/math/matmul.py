@@ -70,9 +70,11 @@ class MatMul(FunctionNode):
         try:
             y = xp.matmul(a, b)
         except ValueError:
-            raise invalid_type(
-                self, 'batch shapes broadcastable',
-                'cannot broadcast the batch shapes of a {} and b {}'.format(
+            # Chainer's bare broadcast message, named by the expressions
+            from chainer.utils.type_check import InvalidType
+            raise InvalidType(
+                '', '', 'cannot broadcast inputs of the following shapes:'
+                '\na.shape[:-2] = {}\nb.shape[:-2] = {}'.format(
                     a.shape[:-2], b.shape[:-2])) from None
         if self.dtype is not None and y.dtype != self.dtype:
             y = y.astype(self.dtype)

@@ -38,3 +38,12 @@ def test_where_errors():
         F.where(c[:2], x, x)
     with pytest.raises(TypeError):
         F.where(c, 1.0, x)
+
+
+def test_not_broadcastable_text_is_chainers():
+    x = numpy.ones((2, 3), numpy.float32)
+    with pytest.raises(InvalidType) as e:
+        F.where(numpy.ones((2, 3), bool), x, x.T)
+    assert str(e.value) == (
+        'cannot broadcast inputs of the following shapes:\n'
+        'condition.shape = (2, 3)\nx.shape = (2, 3)\ny.shape = (3, 2)')

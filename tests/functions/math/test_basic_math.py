@@ -259,6 +259,29 @@ def test_not_broadcastable(op):
 @pytest.mark.parametrize('op', [operator.add, operator.sub, operator.mul,
                                 operator.truediv, operator.pow,
                                 operator.floordiv])
+def test_not_broadcastable_text_is_chainers(op):
+    # Chainer raises its broadcast check's text bare: no header naming the
+    # function, empty expect and actual; floor division checks as _ / _
+    a = chainer.Variable(numpy.ones((2, 3), numpy.float32))
+    with pytest.raises(type_check.InvalidType) as e:
+        op(a, numpy.ones((3, 2), numpy.float32))
+    assert str(e.value) == ('cannot broadcast inputs of the following '
+                            'shapes:\nlhs.shape = (2, 3)\nrhs.shape = (3, 2)')
+    assert (e.value.expect, e.value.actual) == ('', '')
+
+
+def test_floordiv_checks_dtypes_as_division():
+    a = chainer.Variable(numpy.ones(2, numpy.float32))
+    with pytest.raises(type_check.InvalidType) as e:
+        a // chainer.Variable(numpy.ones(2, numpy.float64))
+    assert str(e.value) == (
+        '\nInvalid operation is performed in: _ / _ (Forward)\n\n'
+        'Expect: lhs.dtype == rhs.dtype\nActual: float32 != float64')
+
+
+@pytest.mark.parametrize('op', [operator.add, operator.sub, operator.mul,
+                                operator.truediv, operator.pow,
+                                operator.floordiv])
 @pytest.mark.parametrize('bad', [[1., 2.], None, 'x', object()])
 def test_bad_operand(op, bad):
     a = chainer.Variable(numpy.ones(2, numpy.float32))

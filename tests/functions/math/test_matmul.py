@@ -114,3 +114,12 @@ def test_inner_product_mixed_dtypes():
     assert a.grad.dtype == numpy.float16 and b.grad.dtype == numpy.float32
     numpy.testing.assert_array_equal(a.grad, [4., 5., 6.])
     numpy.testing.assert_array_equal(b.grad, [1., 2., 3.])
+
+
+def test_batch_shapes_not_broadcastable_text_is_chainers():
+    with pytest.raises(InvalidType) as e:
+        F.matmul(numpy.ones((2, 2, 3), numpy.float32),
+                 numpy.ones((3, 3, 2), numpy.float32))
+    assert str(e.value) == ('cannot broadcast inputs of the following '
+                            'shapes:\na.shape[:-2] = (2,)\nb.shape[:-2] = '
+                            '(3,)')
