@@ -993,8 +993,15 @@ def test_compiled_replay_matches_define_by_run(dtype, transa, transb, axis,
         yd.backward()
         _same(xs.grad, xd.grad)
         _same_grads(s, d)
-    assert s.static_schedule.compiled is not None
+    sched = s.static_schedule
+    assert sched.compiled is not None
     assert numpy.abs(xs.grad.astype(numpy.float64)).sum() > 0
+    # kept for backward: what the gradients read (the products' inputs,
+    # tanh's outputs), not the products or the affine steps' outputs
+    labels = {step[4]: t.label for step, t in zip(sched.steps,
+                                                   sched.templates)}
+    assert sorted(labels.get(k) for k in sched.compiled.kept
+                  if k in labels) == ['Tanh'] * 3 + ['_ + 0.25'] * 2
 
 
 def test_compiled_replay_double_backprop_and_unlike_gradients():

@@ -31,7 +31,9 @@ _generic = numpy.generic
 # A forward takes the op's input arrays and returns its one output array; the
 # gradient maker takes the indexes of the inputs to differentiate and returns
 # a function of (inputs..., output, gy) giving their gradients as a tuple, or
-# the string 'same' for an op that hands gy on as it is (one input).
+# the string 'same' for an op that hands gy on as it is (one input).  The
+# third item says which of (inputs..., output) the gradients read: the
+# others are not kept for backward (they get None).
 
 def _floats(xs):
     return all(type(x) is numpy.ndarray and x.dtype.kind == 'f' and x.ndim
@@ -67,7 +69,7 @@ def _matmul_kernels(op, xs, ys):
         if target == (0,):
             return lambda a, b, y, gy: (ga(a, b, gy),)
         return lambda a, b, y, gy: (gb(a, b, gy),)
-    return fwd, grads
+    return fwd, grads, (True, True, False)
 
 
 def _tanh_kernels(op, xs, ys):
@@ -75,7 +77,7 @@ def _tanh_kernels(op, xs, ys):
     if not _floats(xs):
         return None
     return numpy.tanh, lambda target: (
-        lambda x, y, gy: (_tanh_grad(y, gy),))
+        lambda x, y, gy: (_tanh_grad(y, gy),)), (False, True)
 
 
 def _sum_kernels(op, xs, ys):
@@ -104,7 +106,7 @@ def _sum_kernels(op, xs, ys):
         if kept is None:
             return lambda x, y, gy: (broadcast_to(gy, shape),)
         return lambda x, y, gy: (broadcast_to(gy.reshape(kept), shape),)
-    return fwd, grads
+    return fwd, grads, (False, False)
 
 
 def _constant_kernels(op, xs, ys, mul):
@@ -117,11 +119,11 @@ def _constant_kernels(op, xs, ys, mul):
         return None
     c = _const(x, value)
     if not mul:
-        return (lambda x: x + c), lambda target: 'same'
+        return (lambda x: x + c), lambda target: 'same', (False, False)
 
     def grads(target):
         return lambda x, y, gy: (gy * c,)
-    return (lambda x: x * c), grads
+    return (lambda x: x * c), grads, (False, False)
 
 
 def _kernels():
@@ -152,10 +154,11 @@ class Compiled:
     (generated on first use per set of inputs and of missing output
     gradients)."""
 
-    __slots__ = ('forward', '_grads', '_backwards')
+    __slots__ = ('forward', 'kept', '_grads', '_backwards')
 
-    def __init__(self, forward, grads):
-        self.forward = forward  # inputs -> (outputs, all slots)
+    def __init__(self, forward, kept, grads):
+        self.forward = forward  # inputs -> (outputs, the slots kept)
+        self.kept = kept        # the slots the gradients read
         self._grads = grads     # per op: its gradient maker
         self._backwards = {}
 
@@ -176,10 +179,15 @@ class Compiled:
 
     def _compile_backward(self, sched, indexes, missing):
         ns = {'_sum': _sum}
+        kept = frozenset(self.kept)
         lines = ['def backward(vals, gys):',
-                 '    {}= vals'.format(_names(range(sched.n_slots))),
                  '    {}= gys'.format(''.join(
                      ['gy{}, '.format(i) for i in range(len(missing))]))]
+        if kept:
+            lines.append('    {}= vals'.format(_names(self.kept)))
+
+        def arg(k):  # (None: a slot the gradient does not read)
+            return 's{}'.format(k) if k in kept else 'None'
         grads = {}  # slot -> the names of the gradients that reached it
 
         def add(slot, name):
@@ -209,8 +217,9 @@ class Compiled:
             ns['B{}'.format(s)] = fn
             outs = ['t{}'.format(n + j) for j in range(len(slots))]
             n += len(slots)
-            lines.append('    {}, = B{}({}s{}, {})'.format(
-                ', '.join(outs), s, _names(sched.in_slots[s]), lo, g))
+            lines.append('    {}, = B{}({}, {}, {})'.format(
+                ', '.join(outs), s,
+                ', '.join([arg(k) for k in sched.in_slots[s]]), arg(lo), g))
             for k, name in zip(slots, outs):
                 add(k, name)
         results = [take(i, 'r{}'.format(i)) for i in indexes]
@@ -231,8 +240,9 @@ def compile_schedule(sched, ops):
         _KERNELS = _kernels()
     if sched.code_after:
         return None
-    fwds, grads = [], []
-    for fn, template, xs, ys in ops:
+    fwds, grads, kept = [], [], set()
+    for (fn, template, xs, ys), step, slots in zip(ops, sched.steps,
+                                                   sched.in_slots):
         make = _KERNELS.get(type(template))
         if make is None or len(ys) != 1 or ys[0] is None or \
                 type(ys[0]) is not numpy.ndarray:
@@ -242,6 +252,9 @@ def compile_schedule(sched, ops):
             return None
         fwds.append(kernels[0])
         grads.append(kernels[1])
+        kept.update([k for k, use in zip(slots + (step[4],), kernels[2])
+                     if use])
+    kept = sorted(kept)
     ns = {}
     for k, c in enumerate(sched.consts):
         ns['s{}'.format(sched.n_in + k)] = c
@@ -253,7 +266,7 @@ def compile_schedule(sched, ops):
         args = ', '.join(['s{}'.format(k) for k in sched.in_slots[s]])
         lines.append('    s{} = F{}({})'.format(step[4], s, args))
     lines.append('    return ({}), ({})'.format(
-        _names(sched.out_slots), _names(range(sched.n_slots))))
+        _names(sched.out_slots), _names(kept)))
     exec(compile('\n'.join(lines), '<static schedule forward>', 'exec'), ns)
-    return Compiled(ns['forward'], grads)
+    return Compiled(ns['forward'], tuple(kept), grads)
 
