@@ -55,8 +55,11 @@ class ConnectionistTemporalClassification(FunctionNode):
         lp = xp.full((n_b, n_s), blank, t.dtype)
         lp[:, 1::2] = t
         valid_s = xp.arange(n_s)[None, :] < (2 * lab_len + 1)[:, None]
+        # a state is reached from two back unless that holds the same
+        # symbol (blank to blank; a label equal to the blank is skipped
+        # into, as in Chainer)
         skip = xp.zeros((n_b, n_s), bool)
-        skip[:, 2:] = (lp[:, 2:] != blank) & (lp[:, 2:] != lp[:, :-2])
+        skip[:, 2:] = lp[:, 2:] != lp[:, :-2]
 
         log_y = log_softmax_array(xp, x, axis=2)
         em = xp.take_along_axis(

@@ -98,3 +98,15 @@ def test_errors():
         C(xs, numpy.array([[1, 5], [1, 1]], numpy.int32), 0)
     with pytest.raises(ValueError, match='input_length'):
         C(xs, T_LAB, 0, input_length=numpy.array([5, 1]))
+
+
+def test_label_equal_to_blank_as_chainer():
+    # A label equal to the blank (e.g. padding without label_length) is a
+    # symbol of the path for Chainer: only a repeat of the same symbol
+    # blocks the skip into it.
+    numpy.random.seed(0)
+    xs = [numpy.random.randn(2, 4).astype(numpy.float32) for _ in range(5)]
+    t = numpy.array([[1, 2], [2, 0]], numpy.int32)
+    loss = F.connectionist_temporal_classification(xs, t, 0, reduce='no')
+    numpy.testing.assert_allclose(loss.array, [3.8038669, 2.102226],
+                                  rtol=1e-6)
