@@ -21,8 +21,8 @@ class Repeat(FunctionNode):
     def __init__(self, repeats, axis=None):
         if _int(repeats):
             repeats = int(repeats)
-        elif isinstance(repeats, (tuple, list)) and \
-                all(_int(r) for r in repeats):
+        elif isinstance(repeats, tuple) and all(_int(r) for r in repeats):
+            # (a list is refused, as in Chainer)
             repeats = tuple(int(r) for r in repeats)
             if len(repeats) == 1:
                 repeats = repeats[0]
@@ -53,9 +53,10 @@ class Repeat(FunctionNode):
         else:
             n = x.size
         if isinstance(self._repeats, tuple) and len(self._repeats) != n:
-            raise ValueError(
-                'repeat: repeats has {} elements, but the input has {} along '
-                'the axis'.format(len(self._repeats), n))
+            # NumPy 1's words, which Chainer's users saw
+            raise chainer_text(ValueError(
+                'operands could not be broadcast together with shape ({},) '
+                '({},)'.format(n, len(self._repeats))))
         self._axis = axis
         return backend.get_array_module(x).repeat(x, self._repeats, axis),
 

@@ -29,8 +29,13 @@ def test_repeat_errors():
         F.repeat(x, 2, 1.0)
     with pytest.raises(_AxisError):
         F.repeat(x, 2, 2)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError) as e:
         F.repeat(x, (1, 2), 1)
+    assert str(e.value) == ('operands could not be broadcast together with '
+                            'shape (3,) (2,)')
+    with pytest.raises(TypeError) as e:  # a list, as in Chainer
+        F.repeat(x, [1, 2, 0], 1)
+    assert str(e.value) == 'repeats must be int or tuple of ints'
 
 
 def test_repeat_bool_counts():
