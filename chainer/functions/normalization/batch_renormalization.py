@@ -11,9 +11,11 @@ import warnings
 
 from chainer import backend
 from chainer.function_node import FunctionNode
+import numpy
+
 from chainer.functions.normalization.batch_normalization import (
     BatchNormalizationGrad, _check_inputs, _interm, _keep_shape,
-    _reduced_axes, _stats, fixed_batch_normalization)
+    _other_axes, _reduced_axes, _stats, fixed_batch_normalization)
 from chainer.functions._errors import chainer_text, names_bad_arguments
 
 
@@ -43,13 +45,17 @@ class BatchRenormalizationFunction(FunctionNode):
         keep = self._keep = _keep_shape(x.shape, axes)
         mean, inv_std, var = _stats(x, axes, self.eps)
         self.mean, self.inv_std = mean, inv_std
+        self.std = None
+        # Chainer's arithmetic (its last bits): x normalized by dividing
+        # by std, then scaled by r and shifted by d
+        std = self.std = xp.sqrt(var + self.eps)
         rm = _interm(self.running_mean).reshape(keep)
         running_std = xp.sqrt(_interm(self.running_var).reshape(keep) +
                               self.eps)
-        r = xp.clip(1 / (inv_std * running_std), 1 / self.rmax, self.rmax)
+        r = xp.clip(std / running_std, 1 / self.rmax, self.rmax)
         d = xp.clip((mean - rm) / running_std, -self.dmax, self.dmax)
         self.r, self.d = r, d
-        y = ((_interm(x) - mean) * (inv_std * r) + d) * gamma.reshape(keep) \
+        y = ((_interm(x) - mean) / std * r + d) * gamma.reshape(keep) \
             + beta.reshape(keep)
         if self.update_statistics:
             m = x.size // max(gamma.size, 1)
@@ -72,13 +78,35 @@ class BatchRenormalizationFunction(FunctionNode):
         # y = (gamma * r) * xhat + (gamma * d + beta): the gradient of a
         # batch normalization with the scale gamma * r.
         gamma_r = reshape(gamma, self._keep) * r
-        gx, g_gamma_r, gbeta = BatchNormalizationGrad(
-            self._axes, self.eps, self.mean, self.inv_std).apply(
+        gx, g_gamma_r, gbeta = _RenormGrad(
+            self._axes, self.eps, self.mean, self.inv_std, self.std).apply(
                 (x, gamma_r, gy))
         ret = {0: gx,
                1: reshape(g_gamma_r * r + gbeta * d, gamma.shape),
                2: reshape(_sum(gy, self._axes), gamma.shape)}
         return tuple(ret[i] for i in indexes)
+
+
+class _RenormGrad(BatchNormalizationGrad):
+    """The gradients of a batch normalization scaled by ``gamma * r``, x's
+    in Chainer's batch renormalization arithmetic (its last bits): xhat
+    and the scale divided by std, the correction divided by the count."""
+
+    def __init__(self, axes, eps, mean, inv_std, std):
+        super().__init__(axes, eps, mean, inv_std)
+        self.std = std
+
+    def _formulas(self, x, gamma, gy):
+        other = _other_axes(gy.shape, gamma.shape)
+        if self.std is None or x.dtype == numpy.float16 or \
+                set(other) != {a for a in self.axes if x.shape[a] != 1}:
+            return super()._formulas(x, gamma, gy)
+        xhat = (x - self.mean) / self.std
+        gbeta = gy.sum(axis=other, keepdims=True)
+        ggamma = (gy * xhat).sum(axis=other, keepdims=True)
+        m = x.size // max(gamma.size, 1)
+        gx = gamma / self.std * (gy - (xhat * ggamma + gbeta) / m)
+        return gx, ggamma, gbeta
 
 
 @names_bad_arguments

@@ -125,3 +125,26 @@ def test_missing_running_statistics_message_is_chainers():
     with pytest.raises(TypeError) as e:
         F.batch_renormalization(x, g, g, 1.5, 0.5, running_mean=g * 0)
     assert str(e.value) == 'running_var is required'
+
+
+def test_bits_match_chainer():
+    # Chainer normalizes by dividing by std, then scales by r and shifts
+    # by d; its x gradient divides gamma * r by std and the correction by
+    # the count (float32 values of Chainer 7.8.1).
+    numpy.random.seed(0)
+    x = chainer.Variable(
+        (numpy.random.randn(2, 2, 5, 5) * 3 + 1).astype(numpy.float32))
+    g = chainer.Variable(numpy.array([0.7, 1.3], numpy.float32))
+    b = chainer.Variable(numpy.array([0.1, -0.4], numpy.float32))
+    y = F.batch_renormalization(
+        x, g, b, 1.5, 0.1, eps=1e-3,
+        running_mean=numpy.array([0.3, -0.2], numpy.float32),
+        running_var=numpy.array([1.5, 0.7], numpy.float32))
+    y.grad = numpy.random.randn(*y.shape).astype(numpy.float32)
+    y.backward()
+    assert y.array.ravel()[:6].tolist() == [
+        1.9402600526809692, 0.49283143877983093, 1.106848120689392,
+        2.446305274963379, 2.050104856491089, -0.9689662456512451]
+    assert x.grad.ravel()[[16, 20, 22, 26]].tolist() == [
+        0.273244708776474, 0.0584070160984993, 0.04164859279990196,
+        -0.26426851749420166]
