@@ -9,10 +9,10 @@ treated as constants in the gradient.
 
 import warnings
 
-from chainer import backend
-from chainer.function_node import FunctionNode
 import numpy
 
+from chainer import backend
+from chainer.function_node import FunctionNode
 from chainer.functions.normalization.batch_normalization import (
     BatchNormalizationGrad, _check_inputs, _interm, _keep_shape,
     _other_axes, _reduced_axes, _stats, fixed_batch_normalization)
