@@ -15,7 +15,7 @@ class BatchDet(FunctionNode):
 
     def forward(self, inputs):
         a, = inputs
-        _check_square(self, a, 3)
+        _check_square(self, a, 3, 'x', 'last')
         self.retain_inputs((0,))
         self.retain_outputs((0,))
         xp = backend.get_array_module(a)
@@ -68,6 +68,8 @@ def det(a):
     array(-2., dtype=float32)
     """
     from chainer.functions.array.reshape import reshape
+    if a.ndim > 2 and a.size != a.shape[0] * a.shape[1]:
+        reshape(a, (1,) + a.shape[:2])  # Chainer's error, from its reshape
     if a.ndim != 2:
         raise invalid_type('det', 'a.ndim == 2', '{} != 2'.format(a.ndim))
     return reshape(batch_det(reshape(a, (1,) + a.shape)), ())

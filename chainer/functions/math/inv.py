@@ -23,23 +23,34 @@ def _inv(x):
     return y.astype(x.dtype, copy=False)
 
 
-def _check_square(func, a, ndim):
-    check_float(func, a, 'a')
+def _check_square(func, a, ndim, name='a', square=None):
+    """Chainer's checks of a float ``ndim``-d square ``a`` in the words of
+    each function: the name of the input and the form ``square`` of the
+    squareness check (``'rows'``: shape[0] == shape[1]; ``'last'``:
+    shape[-1] == shape[-2]; ``None``: NumPy's LinAlgError)."""
+    check_float(func, a, name)
     if a.ndim != ndim:
-        raise invalid_type(func, 'a.ndim == {}'.format(ndim),
+        raise invalid_type(func, '{}.ndim == {}'.format(name, ndim),
                            '{} != {}'.format(a.ndim, ndim))
     if a.shape[-1] != a.shape[-2]:
-        raise invalid_type(func, 'a.shape[-2] == a.shape[-1]',
-                           '{} != {}'.format(a.shape[-2], a.shape[-1]))
+        if square == 'rows':
+            raise invalid_type(func, '{}.shape[0] == {}.shape[1]'.format(
+                name, name), '{} != {}'.format(a.shape[-2], a.shape[-1]))
+        if square == 'last':
+            raise invalid_type(func, '{}.shape[-1] == {}.shape[-2]'.format(
+                name, name), '{} != {}'.format(a.shape[-1], a.shape[-2]))
+        raise numpy.linalg.LinAlgError(
+            'Last 2 dimensions of the array must be square')
 
 
 class _InvBase(FunctionNode):
 
     _ndim = None
+    _square = None
 
     def forward(self, inputs):
         a, = inputs
-        _check_square(self, a, self._ndim)
+        _check_square(self, a, self._ndim, square=self._square)
         self.retain_outputs((0,))
         return _inv(a),
 
@@ -55,12 +66,14 @@ class Inv(_InvBase):
     """Inverse of a square matrix."""
 
     _ndim = 2
+    _square = 'rows'
 
 
 class BatchInv(_InvBase):
     """Inverses of a batch of square matrices."""
 
     _ndim = 3
+    _square = 'last'
 
 
 def inv(a):

@@ -116,9 +116,10 @@ class _IndexSelectorBase(FunctionNode):
         check_float(self, x, 'in_types[0]')
         axis = self.axis
         if axis is not None and not -x.ndim <= axis < x.ndim:
-            raise invalid_type(self, '-x.ndim <= axis < x.ndim',
-                               'axis {} for an input of {} dimension(s)'
-                               .format(axis, x.ndim))
+            # Chainer's words: the rank the axis needs
+            need = axis if axis >= 0 else -axis - 1
+            raise invalid_type(self, 'in_types[0].ndim > {}'.format(need),
+                               '{} <= {}'.format(x.ndim, need))
         xp = backend.get_array_module(x)
         return getattr(xp, self._reduce)(x, axis=axis).astype(numpy.int32),
 

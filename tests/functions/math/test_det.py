@@ -56,7 +56,7 @@ def test_det_errors():
         F.det(numpy.ones((2, 3), numpy.float32))
     with pytest.raises(InvalidType):
         F.det(numpy.ones((2, 2, 2), numpy.float32))
-    with pytest.raises(InvalidType, match='a.ndim == 3'):
+    with pytest.raises(InvalidType, match='x.ndim == 3'):
         F.batch_det(numpy.ones((2, 2), numpy.float32))
     with pytest.raises(InvalidType):
         F.batch_det(numpy.ones((2, 2, 3), numpy.float32))

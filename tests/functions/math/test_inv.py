@@ -58,3 +58,32 @@ def test_inv_errors():
         F.batch_inv(numpy.ones((2, 2), numpy.float32))
     with pytest.raises(InvalidType):
         F.inv(numpy.ones((2, 2), numpy.int32))
+
+
+def _message(f, *args):
+    with pytest.raises(Exception) as e:
+        f(*args)
+    return type(e.value).__name__, str(e.value).split('\n')[-2:]
+
+
+def test_not_square_texts_are_chainers():
+    f32 = numpy.float32
+    assert _message(F.inv, numpy.ones((2, 3), f32)) == (
+        'InvalidType', ['Expect: a.shape[0] == a.shape[1]',
+                        'Actual: 2 != 3'])
+    assert _message(F.batch_inv, numpy.ones((2, 2, 3), f32)) == (
+        'InvalidType', ['Expect: a.shape[-1] == a.shape[-2]',
+                        'Actual: 3 != 2'])
+    assert _message(F.det, numpy.ones((2, 3), f32)) == (
+        'InvalidType', ['Expect: x.shape[-1] == x.shape[-2]',
+                        'Actual: 3 != 2'])
+    assert _message(F.batch_det, numpy.ones((2, 2), f32)) == (
+        'InvalidType', ['Expect: x.ndim == 3', 'Actual: 2 != 3'])
+    assert _message(F.batch_det, numpy.ones((1, 2, 2), numpy.int32)) == (
+        'InvalidType', ['Expect: x.dtype.kind == f', 'Actual: i != f'])
+    # F.det reshapes first, as Chainer does
+    assert _message(F.det, numpy.ones((2, 2, 2), f32)) == (
+        'InvalidType', ['Expect: prod(x.shape) == prod((1, 2, 2))',
+                        'Actual: 8 != 4'])
+    assert _message(F.cholesky, numpy.ones((2, 3), f32)) == (
+        'LinAlgError', ['Last 2 dimensions of the array must be square'])

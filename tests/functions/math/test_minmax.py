@@ -92,3 +92,12 @@ def test_argmax_errors():
         F.argmax(numpy.arange(3))
     with pytest.raises(InvalidType):
         F.argmin(x, axis=2)
+
+
+@pytest.mark.parametrize('func', [F.argmax, F.argmin])
+@pytest.mark.parametrize('axis, need', [(3, 3), (-3, 2)])
+def test_argmax_axis_out_of_range_text_is_chainers(func, axis, need):
+    with pytest.raises(InvalidType) as e:
+        func(numpy.ones((2, 3), numpy.float32), axis=axis)
+    assert str(e.value).endswith(
+        'Expect: in_types[0].ndim > {}\nActual: 2 <= {}'.format(need, need))
