@@ -4,7 +4,8 @@ import numpy
 
 from chainer import backend
 from chainer.function_node import FunctionNode
-from chainer.functions._errors import check_float, invalid_type
+from chainer.functions._errors import (chainer_text, check_float,
+                                       invalid_type)
 
 
 def _linalg_dtype(x):
@@ -39,8 +40,8 @@ def _check_square(func, a, ndim, name='a', square=None):
         if square == 'last':
             raise invalid_type(func, '{}.shape[-1] == {}.shape[-2]'.format(
                 name, name), '{} != {}'.format(a.shape[-1], a.shape[-2]))
-        raise numpy.linalg.LinAlgError(
-            'Last 2 dimensions of the array must be square')
+        raise chainer_text(numpy.linalg.LinAlgError(
+            'Last 2 dimensions of the array must be square'))
 
 
 class _InvBase(FunctionNode):
