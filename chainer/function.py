@@ -218,14 +218,10 @@ class Function:
         return self.forward_cpu(inputs)
 
     def forward_cpu(self, inputs):
-        raise NotImplementedError(
-            '{} implements neither forward nor forward_cpu'.format(
-                self.label))
+        raise NotImplementedError()
 
     def forward_gpu(self, inputs):
-        raise NotImplementedError(
-            '{} implements neither forward nor forward_gpu'.format(
-                self.label))
+        raise NotImplementedError()
 
     def backward(self, inputs, grad_outputs):
         arrays = [a for a in inputs + grad_outputs if a is not None]

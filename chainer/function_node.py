@@ -436,14 +436,10 @@ class FunctionNode:
         return self.forward_cpu(inputs)
 
     def forward_cpu(self, inputs):
-        raise NotImplementedError(
-            '{} implements neither forward nor forward_cpu'.format(
-                self.label))
+        raise NotImplementedError()
 
     def forward_gpu(self, inputs):
-        raise NotImplementedError(
-            '{} implements neither forward nor forward_gpu'.format(
-                self.label))
+        raise NotImplementedError()
 
     def retain_inputs(self, indexes):
         """Keeps the given inputs for backward (call it in forward)."""
@@ -635,20 +631,24 @@ def grad(outputs, inputs, grad_outputs=None, grad_inputs=None,
                     creator.backward((), ())
     if grad_outputs is not None:
         if not isinstance(grad_outputs, (tuple, list)):
-            raise TypeError('grad: grad_outputs must be a tuple or a list '
-                            'or None')
+            raise TypeError(
+                'grad_outputs must be a tuple or a list or None, not '
+                '{}.'.format(type(grad_outputs)))
         if len(grad_outputs) != len(outputs):
             raise ValueError(
-                'grad: grad_outputs must have the same length as outputs '
-                '({} != {})'.format(len(grad_outputs), len(outputs)))
+                'grad_outputs must be of the same length as outputs.\n'
+                'len(outputs) = {}, len(grad_outputs) = {}'.format(
+                    len(outputs), len(grad_outputs)))
     if grad_inputs is not None:
         if not isinstance(grad_inputs, (tuple, list)):
-            raise TypeError('grad: grad_inputs must be a tuple or a list or '
-                            'None')
+            raise TypeError(
+                'grad_inputs must be a tuple or a list or None, not '
+                '{}.'.format(type(grad_inputs)))
         if len(grad_inputs) != len(inputs):
             raise ValueError(
-                'grad: grad_inputs must have the same length as inputs '
-                '({} != {})'.format(len(grad_inputs), len(inputs)))
+                'grad_inputs must be of the same length as inputs.\n'
+                'len(inputs) = {}, len(grad_inputs) = {}'.format(
+                    len(inputs), len(grad_inputs)))
     from chainer import _backprop
     return _backprop.grad(
         outputs, inputs, grad_outputs, grad_inputs, set_grad, retain_grad,

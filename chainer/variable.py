@@ -447,7 +447,9 @@ class Variable:
         return self._data.item()
 
     def __len__(self):
-        if self._data is None or self._data.ndim == 0:
+        if self._data is None:
+            raise TypeError("object of type 'NoneType' has no len()")
+        if self._data.ndim == 0:
             raise TypeError('len() of unsized object')
         return self._data.shape[0]
 

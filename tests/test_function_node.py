@@ -343,3 +343,42 @@ def test_function_hooks():
     f.apply((x,))[0].backward()
     assert local.calls == [('f', 'Square'), ('b', 'Square')]
     del z
+
+
+def test_missing_forward_raises_a_bare_not_implemented_error():
+    class NoForwardNode(chainer.FunctionNode):
+        pass
+
+    class NoForwardFunction(chainer.Function):
+        pass
+
+    x = _v([1.])
+    with pytest.raises(NotImplementedError) as info:
+        NoForwardNode().apply((x,))
+    assert str(info.value) == ''
+    with pytest.raises(NotImplementedError) as info:
+        NoForwardFunction()(x)
+    assert str(info.value) == ''
+
+
+def test_grad_argument_errors_in_chainer_words():
+    x = _v([1., 2.])
+    y = chainer.functions.sum(x * x)
+    with pytest.raises(ValueError) as info:
+        chainer.grad([y], [x], grad_outputs=[None, None])
+    assert str(info.value) == ('grad_outputs must be of the same length as '
+                               'outputs.\nlen(outputs) = 1, '
+                               'len(grad_outputs) = 2')
+    with pytest.raises(ValueError) as info:
+        chainer.grad([y], [x], grad_inputs=[None, None])
+    assert str(info.value) == ('grad_inputs must be of the same length as '
+                               'inputs.\nlen(inputs) = 1, '
+                               'len(grad_inputs) = 2')
+    with pytest.raises(TypeError) as info:
+        chainer.grad([y], [x], grad_outputs=numpy.ones(()))
+    assert str(info.value) == ("grad_outputs must be a tuple or a list or "
+                               "None, not <class 'numpy.ndarray'>.")
+    with pytest.raises(TypeError) as info:
+        chainer.grad([y], [x], grad_inputs=numpy.ones(2))
+    assert str(info.value) == ("grad_inputs must be a tuple or a list or "
+                               "None, not <class 'numpy.ndarray'>.")

@@ -330,3 +330,12 @@ def test_parameter_copy_shares_the_data_cell():
         copy.copy(u).grad
     with pytest.raises(RuntimeError):
         copy.deepcopy(u).grad
+
+
+def test_len_of_an_empty_variable_words_it_as_none():
+    with pytest.raises(TypeError) as info:
+        len(chainer.Variable())
+    assert str(info.value) == "object of type 'NoneType' has no len()"
+    with pytest.raises(TypeError) as info:
+        len(chainer.Variable(numpy.array(1., dtype=numpy.float32)))
+    assert str(info.value) == 'len() of unsized object'
