@@ -92,8 +92,8 @@ class DeviceResident:
                 continue
             if name in _FINAL:
                 raise TypeError('method {!r} is final.'.format(name))
-            warnings.warn('Overriding method {!r}.'.format(name),
-                          DeprecationWarning, stacklevel=2)
+            warnings.warn(
+                'Overriding method {!r}.'.format(name), DeprecationWarning)
 
     @property
     def device(self):

@@ -333,12 +333,11 @@ class Link(device_resident.DeviceResident):
         .. deprecated:: v1.15
            Use :meth:`cleargrads`.
         """
-        warnings.warn('Link.zerograds is deprecated. Use Link.cleargrads '
-                      'instead.', DeprecationWarning, stacklevel=2)
-        with warnings.catch_warnings():
-            warnings.simplefilter('ignore', DeprecationWarning)
-            for param in self.params():
-                param.zerograd()
+        warnings.warn(
+            'Link.zerograds is deprecated. Use Link.cleargrads instead.',
+            DeprecationWarning)
+        for param in self.params():
+            param.zerograd()
 
     def addgrads(self, link):
         """Adds the gradients of ``link`` (same structure) to this one's."""
@@ -456,9 +455,10 @@ class Link(device_resident.DeviceResident):
         Deprecated (as in Chainer, which kept it for old code such as
         chainerrl's): use :attr:`device`.
         """
-        warnings.warn('Link._device_id is left only for backward '
-                      'compatibility and likely to be removed. Use '
-                      'Link.device instead.', DeprecationWarning, stacklevel=2)
+        warnings.warn(
+            'Link._device_id is left only for backward compatibility and '
+            'likely to be removed. Use Link.device instead.',
+            DeprecationWarning)
         device = self.device
         return device.device.id if device.name.startswith('@cupy:') else None
 
@@ -539,6 +539,12 @@ class Chain(Link):
 
     def __setattr__(self, name, value):
         if self._within_init_scope and isinstance(value, Link):
+            # As Chainer: a link never replaces an attribute (a child, a
+            # parameter, a plain or class attribute) inside init_scope.
+            if hasattr(self, name):
+                raise AttributeError(
+                    'cannot register a new link {}: attribute '
+                    'exists'.format(name))
             value.name = name
             self._children.add(name)
             self._params.discard(name)

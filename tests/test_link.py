@@ -1,3 +1,4 @@
+import os
 import warnings
 
 import numpy
@@ -551,3 +552,43 @@ def test_device_id_is_deprecated_in_chainer_words():
     assert [str(m.message) for m in w] == [
         'Link._device_id is left only for backward compatibility and likely '
         'to be removed. Use Link.device instead.']
+
+
+def test_init_scope_refuses_a_link_over_an_existing_attribute():
+    class Base(chainer.Chain):
+        tag = 1
+
+        def __init__(self):
+            super().__init__()
+            with self.init_scope():
+                self.l1 = chainer.links.Linear(3, 2)
+                self.p = chainer.Parameter(numpy.ones(2, numpy.float32))
+            self.x = 5
+
+    m = Base()
+    for name in ('l1', 'p', 'x', 'tag'):
+        with pytest.raises(AttributeError) as info:
+            with m.init_scope():
+                setattr(m, name, chainer.links.Linear(2, 2))
+        assert str(info.value) == (
+            'cannot register a new link {}: attribute exists'.format(name))
+    assert [n for n, _ in m.namedparams()] == ['/p', '/l1/W', '/l1/b']
+
+
+def test_deprecation_warnings_point_into_chainer_as_chainer_does():
+    # Chainer warns at its own line (so the default filters hide them) and
+    # Link.zerograds lets every parameter warn too.
+    link = chainer.links.Linear(2, 3)
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter('always')
+        link.zerograds()
+        link._device_id
+    assert [str(x.message) for x in w] == [
+        'Link.zerograds is deprecated. Use Link.cleargrads instead.',
+        'Variable.zerograd is deprecated. Use Variable.cleargrad instead.',
+        'Variable.zerograd is deprecated. Use Variable.cleargrad instead.',
+        'Link._device_id is left only for backward compatibility and likely '
+        'to be removed. Use Link.device instead.']
+    assert all(x.filename.endswith(
+        os.path.join('chainer', 'link.py')) or x.filename.endswith(
+        os.path.join('chainer', 'variable.py')) for x in w)
