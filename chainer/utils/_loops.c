@@ -1,4 +1,5 @@
-/* C loops for the CPU path of convolution and batch normalization.
+/* C loops for the CPU path of convolution, batch normalization and linear
+ * layers.
  *
  * NumPy moves the windows of an image (im2col) and adds them back (col2im)
  * a few elements at a time: a window row is as long as the output row, and
@@ -19,10 +20,17 @@
  * whose rounding differs from a direct convolution's within float
  * tolerance, the same bits from run to run.
  *
+ * linear_nt and linear_nn are the products of F.linear for a few rows
+ * against a large float32 weight (an LSTM language model's output layer),
+ * which read the weight once, in place, where BLAS copies it first; they
+ * round differently from BLAS within float tolerance, the same bits from
+ * run to run.
+ *
  * They see the arrays through the buffer protocol only (no NumPy headers,
  * so one build serves every NumPy).  chainer.utils.conv_nd and
- * chainer.functions.normalization.batch_normalization use them when this
- * module is built, and NumPy otherwise.
+ * chainer.functions.normalization.batch_normalization and
+ * chainer.functions.connection.linear use them when this module is built,
+ * and NumPy otherwise.
  */
 
 #define PY_SSIZE_T_CLEAN
@@ -312,12 +320,13 @@ run_part(void *arg)
     PyThread_release_lock(p->done);
 }
 
-/* fn(job, lo, hi) over [0, count) for work items in all; called without
- * the GIL.  Parts that cannot get a thread run in the caller. */
+/* fn(job, lo, hi) over [0, count) for work items in all, on up to t
+ * threads; called without the GIL.  Parts that cannot get a thread run in
+ * the caller. */
 static void
-split(range_fn fn, const void *job, Py_ssize_t count, double work)
+split_among(range_fn fn, const void *job, Py_ssize_t count, double work,
+            Py_ssize_t t)
 {
-    Py_ssize_t t = max_threads;
     if (t > count) {
         t = count;
     }
@@ -359,6 +368,12 @@ split(range_fn fn, const void *job, Py_ssize_t count, double work)
             fn(job, count * i / t, count * (i + 1) / t);
         }
     }
+}
+
+static void
+split(range_fn fn, const void *job, Py_ssize_t count, double work)
+{
+    split_among(fn, job, count, work, max_threads);
 }
 
 static PyObject *
@@ -1467,6 +1482,660 @@ winograd_grad(PyObject *self, PyObject *args)
                     "winograd_grad");
 }
 
+/* ---- thin GEMMs for F.linear: a few rows against a large weight -------
+ *
+ * linear_nt: y (m, n) = x (m, k) W^T (+ b), W (n, k); linear_nn: gx (m, k)
+ * = gy (m, n) W.  With m small (an LSTM's batch of 20 against a 10,000 x
+ * 200 output weight) BLAS spends much of the time copying (packing) W;
+ * these loops read W in place, once: a block of W's rows is taken into L1
+ * and meets all the rows of the small operand there.
+ *
+ * Both work on vectors of VL floats (GCC's vector extensions; compiled
+ * for AVX-512 where the CPU has it, and otherwise for the target's
+ * baseline) held in registers as a tile of accumulators:
+ *   nt: 4 rows of x times 4 rows of W, each a dot product over k run
+ *       lane-wise, whose lanes are summed at the end by a fixed tree that
+ *       adds the tile's 16 vectors together (lane i of the result is the
+ *       sum of vector i);
+ *   nn: 4 rows of gy times 4 VL-wide column blocks of W, summed over W's
+ *       rows in order, NN_ROWS rows at a time (the partial sums wait in a
+ *       scratch array); W's rows are cut into a fixed number of parts,
+ *       which depends on n alone, and the parts' sums are added in order
+ *       at the end.
+ * A k not a multiple of VL ends with a vector that overlaps the one
+ * before: nt zeroes both operands' overlapped lanes (so they add 0 * 0,
+ * whatever the numbers there), nn keeps only the new lanes.  So each
+ * output element has one fixed order of additions, whichever thread does
+ * it: the same bits from run to run and for any number of threads.  They
+ * round differently from BLAS, within float tolerance.  Without GCC's
+ * vector extensions (or for k < VL) plain loops do the sums. */
+
+#define GEMM_TILE 4     /* rows of the small operand per tile; of W for nt */
+#define NT_CHUNK 16     /* nt: tiles of W's rows taken at a time */
+#define NN_ROWS 48      /* nn: rows of W per pass (kept in L1) */
+#define NN_PART 256     /* nn: at least so many rows of W per part */
+#define NN_PARTS 16     /* nn: at most so many parts */
+
+typedef struct {
+    const float *a;     /* nt: x (m, k); nn: gy (m, n) */
+    const float *w;     /* W (n, k) */
+    const float *bias;  /* nt: b (n,) or NULL */
+    float *out;         /* nt: y (m, n); nn: gx (m, k) */
+    float *acc;         /* nn: the parts' sums (parts, blocks, m, VL),
+                         * 64-byte aligned: no cache line shared by two
+                         * blocks */
+    Py_ssize_t m, n, k;
+    Py_ssize_t part;    /* nn: rows of W per part; nt: the tiles before
+                         * the first chunk of whole cache lines of y, less
+                         * NT_CHUNK */
+} gemm_job;
+
+/* The plain loops: row n of W against row i of x, summed over k in
+ * order; and gx's rows summed over n in order. */
+static void
+nt_plain(const gemm_job *g, Py_ssize_t n0, Py_ssize_t n1)
+{
+    for (Py_ssize_t i = 0; i < g->m; i++) {
+        const float *x = g->a + i * g->k;
+        for (Py_ssize_t j = n0; j < n1; j++) {
+            const float *w = g->w + j * g->k;
+            float s = 0;
+            for (Py_ssize_t l = 0; l < g->k; l++) {
+                s += x[l] * w[l];
+            }
+            g->out[i * g->n + j] = g->bias ? s + g->bias[j] : s;
+        }
+    }
+}
+
+static void
+nn_plain(const gemm_job *g)
+{
+    for (Py_ssize_t i = 0; i < g->m; i++) {
+        float *out = g->out + i * g->k;
+        for (Py_ssize_t l = 0; l < g->k; l++) {
+            out[l] = 0;
+        }
+        for (Py_ssize_t j = 0; j < g->n; j++) {
+            const float *w = g->w + j * g->k;
+            float s = g->a[i * g->n + j];
+            for (Py_ssize_t l = 0; l < g->k; l++) {
+                out[l] += s * w[l];
+            }
+        }
+    }
+}
+
+#if defined(__GNUC__)
+#define GEMM_VECTORS 1
+#define VL 16
+typedef float vf __attribute__((vector_size(64)));
+typedef float vf_u __attribute__((vector_size(64), aligned(4), may_alias));
+typedef int32_t vi __attribute__((vector_size(64)));
+#define LOAD(p) ((vf)*(const vf_u *)(p))
+
+#if defined(__has_builtin)
+#if __has_builtin(__builtin_shufflevector)
+#define SHUF(a, b, ...) __builtin_shufflevector(a, b, __VA_ARGS__)
+#endif
+#endif
+#ifndef SHUF
+#define SHUF(a, b, ...) __builtin_shuffle(a, b, (vi){__VA_ARGS__})
+#endif
+
+#define INLINE static inline __attribute__((always_inline))
+
+/* v[0..15] to one vector *out whose lane i is the sum of v[i]'s lanes:
+ * each step halves the count of vectors and the lanes given to each. */
+INLINE void
+sum_lanes16(const vf *v, vf *out)
+{
+    vf t[8], u[4], s[2];
+    for (int p = 0; p < 8; p++) {
+        t[p] = SHUF(v[2 * p], v[2 * p + 1], 0, 1, 2, 3, 4, 5, 6, 7, 16, 17,
+                    18, 19, 20, 21, 22, 23) +
+               SHUF(v[2 * p], v[2 * p + 1], 8, 9, 10, 11, 12, 13, 14, 15, 24,
+                    25, 26, 27, 28, 29, 30, 31);
+    }
+    for (int p = 0; p < 4; p++) {
+        u[p] = SHUF(t[2 * p], t[2 * p + 1], 0, 1, 2, 3, 8, 9, 10, 11, 16, 17,
+                    18, 19, 24, 25, 26, 27) +
+               SHUF(t[2 * p], t[2 * p + 1], 4, 5, 6, 7, 12, 13, 14, 15, 20,
+                    21, 22, 23, 28, 29, 30, 31);
+    }
+    for (int p = 0; p < 2; p++) {
+        s[p] = SHUF(u[2 * p], u[2 * p + 1], 0, 1, 4, 5, 8, 9, 12, 13, 16, 17,
+                    20, 21, 24, 25, 28, 29) +
+               SHUF(u[2 * p], u[2 * p + 1], 2, 3, 6, 7, 10, 11, 14, 15, 18,
+                    19, 22, 23, 26, 27, 30, 31);
+    }
+    *out = SHUF(s[0], s[1], 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24,
+                26, 28, 30) +
+           SHUF(s[0], s[1], 1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25,
+                27, 29, 31);
+}
+
+/* y[i0 + i, j0 + j] for i < mb, j < nb (at most 4 each): the tile's 16
+ * vectors are acc[4 i + j] (zero where outside). */
+INLINE void
+nt_tile(const gemm_job *g, Py_ssize_t i0, Py_ssize_t j0, int mb, int nb)
+{
+    const Py_ssize_t k = g->k, r = k % VL, k_main = k - r;
+    const float *x = g->a + i0 * k, *w = g->w + j0 * k;
+    vf acc[16] = {0};
+    for (Py_ssize_t l = 0; l < k_main; l += VL) {
+        vf wv[4];
+        for (int j = 0; j < nb; j++) {
+            wv[j] = LOAD(w + j * k + l);
+        }
+        for (int i = 0; i < mb; i++) {
+            vf xv = LOAD(x + i * k + l);
+            for (int j = 0; j < nb; j++) {
+                acc[4 * i + j] += xv * wv[j];
+            }
+        }
+    }
+    if (r) {  /* the last VL items, of which the first VL - r are done */
+        const vi lanes = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14,
+                          15};
+        const vi keep = lanes >= (vi){} + (int)(VL - r);
+        const Py_ssize_t l = k - VL;
+        vf wv[4];
+        for (int j = 0; j < nb; j++) {
+            wv[j] = (vf)((vi)LOAD(w + j * k + l) & keep);
+        }
+        for (int i = 0; i < mb; i++) {
+            vf xv = (vf)((vi)LOAD(x + i * k + l) & keep);
+            for (int j = 0; j < nb; j++) {
+                acc[4 * i + j] += xv * wv[j];
+            }
+        }
+    }
+    vf s;
+    sum_lanes16(acc, &s);
+    float *y = g->out + i0 * g->n + j0;
+    for (int i = 0; i < mb; i++) {
+        for (int j = 0; j < nb; j++) {
+            y[i * g->n + j] = g->bias ? s[4 * i + j] + g->bias[j0 + j]
+                                      : s[4 * i + j];
+        }
+    }
+}
+
+/* W's rows [4 b0, 4 b1), against all of x. */
+INLINE void
+nt_rows(const gemm_job *g, Py_ssize_t b0, Py_ssize_t b1)
+{
+    for (Py_ssize_t b = b0; b < b1; b++) {
+        Py_ssize_t j0 = 4 * b;
+        int nb = g->n - j0 < 4 ? (int)(g->n - j0) : 4;
+        for (Py_ssize_t i0 = 0; i0 < g->m; i0 += 4) {
+            int mb = g->m - i0 < 4 ? (int)(g->m - i0) : 4;
+            /* constant sizes, so that each tile is unrolled in registers */
+#define NT_CASE(M, N) case 4 * (M) + (N): nt_tile(g, i0, j0, M, N); break;
+            switch (4 * mb + nb) {
+            NT_CASE(4, 4) NT_CASE(4, 3) NT_CASE(4, 2) NT_CASE(4, 1)
+            NT_CASE(3, 4) NT_CASE(3, 3) NT_CASE(3, 2) NT_CASE(3, 1)
+            NT_CASE(2, 4) NT_CASE(2, 3) NT_CASE(2, 2) NT_CASE(2, 1)
+            NT_CASE(1, 4) NT_CASE(1, 3) NT_CASE(1, 2) NT_CASE(1, 1)
+            }
+#undef NT_CASE
+        }
+    }
+}
+
+/* Column block c of gx starts at item min(c VL, k - VL). */
+INLINE Py_ssize_t
+nn_col(const gemm_job *g, Py_ssize_t c)
+{
+    return c * VL < g->k - VL ? c * VL : g->k - VL;
+}
+
+/* gy's rows [i0, i0 + mb) times W's rows [j0, j1) in column blocks
+ * [c0, c0 + cb), added to the partial sums in acc (blocks, m, VL), or
+ * put there when first. */
+INLINE void
+nn_tile(const gemm_job *g, float *acc, Py_ssize_t i0, int mb, Py_ssize_t c0,
+        int cb, Py_ssize_t j0, Py_ssize_t j1, int first)
+{
+    const Py_ssize_t k = g->k, n = g->n, m = g->m;
+    vf sum[4][4];
+    const float *w[4];
+    for (int c = 0; c < cb; c++) {
+        w[c] = g->w + nn_col(g, c0 + c);
+    }
+    for (int i = 0; i < mb; i++) {
+        for (int c = 0; c < cb; c++) {
+            sum[i][c] = first ? (vf){0}
+                              : LOAD(acc + ((c0 + c) * m + i0 + i) * VL);
+        }
+    }
+    const float *gy = g->a + i0 * n;
+    for (Py_ssize_t j = j0; j < j1; j++) {
+        vf wv[4];
+        for (int c = 0; c < cb; c++) {
+            wv[c] = LOAD(w[c] + j * k);
+        }
+        for (int i = 0; i < mb; i++) {
+            float s = gy[i * n + j];
+            for (int c = 0; c < cb; c++) {
+                sum[i][c] += s * wv[c];
+            }
+        }
+    }
+    for (int i = 0; i < mb; i++) {
+        for (int c = 0; c < cb; c++) {
+            *(vf_u *)(acc + ((c0 + c) * m + i0 + i) * VL) = sum[i][c];
+        }
+    }
+}
+
+/* The sums of parts [p0, p1) of W's rows, each into its own scratch. */
+INLINE void
+nn_parts(const gemm_job *g, Py_ssize_t p0, Py_ssize_t p1)
+{
+    const Py_ssize_t blocks = (g->k + VL - 1) / VL;
+    for (Py_ssize_t p = p0; p < p1; p++) {
+        float *acc = g->acc + p * blocks * g->m * VL;
+        Py_ssize_t end = g->n - p * g->part < g->part ? g->n
+                                                      : (p + 1) * g->part;
+        for (Py_ssize_t j0 = p * g->part; j0 < end; j0 += NN_ROWS) {
+            Py_ssize_t j1 = end - j0 < NN_ROWS ? end : j0 + NN_ROWS;
+            int first = j0 == p * g->part;
+            for (Py_ssize_t i0 = 0; i0 < g->m; i0 += 4) {
+                int mb = g->m - i0 < 4 ? (int)(g->m - i0) : 4;
+                for (Py_ssize_t c = 0; c < blocks; c += 4) {
+                    int cb = blocks - c < 4 ? (int)(blocks - c) : 4;
+#define NN_CASE(M, C) case 4 * (M) + (C):                                   \
+    nn_tile(g, acc, i0, M, c, C, j0, j1, first); break;
+                    switch (4 * mb + cb) {
+                    NN_CASE(4, 4) NN_CASE(4, 3) NN_CASE(4, 2) NN_CASE(4, 1)
+                    NN_CASE(3, 4) NN_CASE(3, 3) NN_CASE(3, 2) NN_CASE(3, 1)
+                    NN_CASE(2, 4) NN_CASE(2, 3) NN_CASE(2, 2) NN_CASE(2, 1)
+                    NN_CASE(1, 4) NN_CASE(1, 3) NN_CASE(1, 2) NN_CASE(1, 1)
+                    }
+#undef NN_CASE
+                }
+            }
+        }
+    }
+}
+
+/* gx: the parts' sums added in order; the last column block gives only
+ * the items past the block before it. */
+static void
+nn_gather(const gemm_job *g, Py_ssize_t parts)
+{
+    const Py_ssize_t blocks = (g->k + VL - 1) / VL, size = blocks * g->m * VL;
+    for (Py_ssize_t c = 0; c < blocks; c++) {
+        Py_ssize_t first = nn_col(g, c), skip = c * VL - first;
+        for (Py_ssize_t i = 0; i < g->m; i++) {
+            const float *acc = g->acc + (c * g->m + i) * VL;
+            float *out = g->out + i * g->k + first;
+            for (Py_ssize_t l = skip; l < VL; l++) {
+                float s = acc[l];
+                for (Py_ssize_t p = 1; p < parts; p++) {
+                    s += acc[p * size + l];
+                }
+                out[l] = s;
+            }
+        }
+    }
+}
+
+#if defined(__x86_64__)
+#define GEMM_AVX512 1
+#define AVX512 __attribute__((target("avx512f,avx512vl,avx512dq,avx2,fma")))
+
+AVX512 static void
+nt_avx512(const gemm_job *g, Py_ssize_t b0, Py_ssize_t b1)
+{
+    nt_rows(g, b0, b1);
+}
+
+AVX512 static void
+nn_avx512(const gemm_job *g, Py_ssize_t p0, Py_ssize_t p1)
+{
+    nn_parts(g, p0, p1);
+}
+#endif
+
+static void
+nt_base(const gemm_job *g, Py_ssize_t b0, Py_ssize_t b1)
+{
+    nt_rows(g, b0, b1);
+}
+
+static void
+nn_base(const gemm_job *g, Py_ssize_t p0, Py_ssize_t p1)
+{
+    nn_parts(g, p0, p1);
+}
+#else
+#define VL 1
+static void
+nn_gather(const gemm_job *g, Py_ssize_t parts)
+{
+    (void)g;
+    (void)parts;
+}
+#endif  /* __GNUC__ */
+
+typedef void (*gemm_fn)(const gemm_job *g, Py_ssize_t lo, Py_ssize_t hi);
+
+/* The kernels this CPU runs: 'a' AVX-512, 'v' vectors of the compiler's
+ * baseline, 'p' plain loops; set at import. */
+static char gemm_isa = 'p';
+static gemm_fn nt_fn, nn_fn;
+
+static void
+gemm_init(void)
+{
+#ifdef GEMM_VECTORS
+    gemm_isa = 'v';
+    nt_fn = nt_base;
+    nn_fn = nn_base;
+#ifdef GEMM_AVX512
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx512f") &&
+            __builtin_cpu_supports("avx512vl") &&
+            __builtin_cpu_supports("avx512dq")) {
+        gemm_isa = 'a';
+        nt_fn = nt_avx512;
+        nn_fn = nn_avx512;
+    }
+#endif
+#endif
+}
+
+/* Chunks [q0, q1) of nt's tiles of W's rows: NT_CHUNK tiles each, less in
+ * the first (so that two chunks never write to one cache line of y where
+ * y's rows are whole lines apart). */
+static void
+nt_range(const void *job, Py_ssize_t q0, Py_ssize_t q1)
+{
+    const gemm_job *g = job;
+    Py_ssize_t tiles = (g->n + GEMM_TILE - 1) / GEMM_TILE;
+    Py_ssize_t lo = q0 * NT_CHUNK - g->part, hi = q1 * NT_CHUNK - g->part;
+    lo = lo < 0 ? 0 : lo;
+    hi = hi < tiles ? hi : tiles;
+    if (gemm_isa == 'p' || g->k < VL) {
+        nt_plain(g, lo * GEMM_TILE, hi * GEMM_TILE < g->n ? hi * GEMM_TILE
+                                                          : g->n);
+    } else {
+        nt_fn(g, lo, hi);
+    }
+}
+
+static void
+nn_range(const void *job, Py_ssize_t lo, Py_ssize_t hi)
+{
+    nn_fn(job, lo, hi);
+}
+
+/* ---- work shared out in chunks ---------------------------------------
+ *
+ * share runs fn(job, lo, hi) over [0, count) in chunks, which the caller
+ * and up to t - 1 helper threads take in turn.  A core may be busy (BLAS's
+ * own threads spin on it for a while after each of its calls), and then a
+ * helper starts late, or not before the caller has taken every chunk: the
+ * call waits at most for the chunks a helper has begun, never for a
+ * helper to be scheduled.  Which thread runs a chunk does not change its
+ * arithmetic.  Where GCC's atomics are missing, split does it. */
+#if defined(__GNUC__) && defined(__unix__)
+#include <sched.h>
+
+typedef struct {
+    range_fn fn;
+    const void *job;    /* only read while a chunk is taken */
+    Py_ssize_t count, chunk;
+    Py_ssize_t next, done;  /* atomic: the next chunk; items done */
+    int refs;               /* atomic: the threads that hold this */
+} shared_work;
+
+static void
+take_chunks(shared_work *s)
+{
+    for (;;) {
+        Py_ssize_t lo = __atomic_fetch_add(&s->next, s->chunk,
+                                           __ATOMIC_RELAXED);
+        if (lo >= s->count) {
+            return;
+        }
+        Py_ssize_t hi = s->count - lo < s->chunk ? s->count : lo + s->chunk;
+        s->fn(s->job, lo, hi);
+        __atomic_fetch_add(&s->done, hi - lo, __ATOMIC_RELEASE);
+    }
+}
+
+static void
+drop_work(shared_work *s)
+{
+    if (__atomic_sub_fetch(&s->refs, 1, __ATOMIC_ACQ_REL) == 0) {
+        PyMem_RawFree(s);
+    }
+}
+
+/* The helpers: threads started once, each waiting on its lock for work.
+ * A helper is handed work only while idle (one still busy with a chunk of
+ * an earlier call is left out), so a call never waits for one to be
+ * scheduled.  (They stay on their cores, where threads started per call
+ * were put beside the caller while BLAS's threads spun on the other
+ * core.) */
+static struct {
+    PyThread_type_lock made;    /* held while starting helpers */
+    int count;                  /* helpers started (atomic) */
+    int idle[MAX_THREADS];      /* atomic */
+    PyThread_type_lock go[MAX_THREADS];
+    shared_work *work[MAX_THREADS];
+} helpers;
+
+static void
+helper(void *arg)
+{
+    int i = (int)(intptr_t)arg;
+    for (;;) {
+        PyThread_acquire_lock(helpers.go[i], WAIT_LOCK);
+        shared_work *s = helpers.work[i];
+        take_chunks(s);
+        drop_work(s);
+        __atomic_store_n(&helpers.idle[i], 1, __ATOMIC_RELEASE);
+    }
+}
+
+/* Up to n helpers started; how many there are. */
+static int
+start_helpers(int n)
+{
+    int i = __atomic_load_n(&helpers.count, __ATOMIC_ACQUIRE);
+    if (i >= n || helpers.made == NULL) {
+        return i;
+    }
+    PyThread_acquire_lock(helpers.made, WAIT_LOCK);
+    for (i = helpers.count; i < n; i++) {
+        helpers.go[i] = PyThread_allocate_lock();
+        if (helpers.go[i] == NULL) {
+            break;
+        }
+        PyThread_acquire_lock(helpers.go[i], WAIT_LOCK);
+        helpers.idle[i] = 1;
+        if (PyThread_start_new_thread(helper, (void *)(intptr_t)i) ==
+                PYTHREAD_INVALID_THREAD_ID) {
+            PyThread_release_lock(helpers.go[i]);
+            PyThread_free_lock(helpers.go[i]);
+            break;
+        }
+    }
+    __atomic_store_n(&helpers.count, i, __ATOMIC_RELEASE);
+    PyThread_release_lock(helpers.made);
+    return i;
+}
+
+static void
+share_init(void)
+{
+    helpers.made = PyThread_allocate_lock();
+}
+
+static void
+share(range_fn fn, const void *job, Py_ssize_t count, Py_ssize_t chunk,
+      Py_ssize_t t)
+{
+    Py_ssize_t chunks = (count + chunk - 1) / chunk;
+    t = t < chunks ? t : chunks;
+    t = t < MAX_THREADS ? t : MAX_THREADS;
+    shared_work *s = NULL;
+    if (t > 1) {
+        s = PyMem_RawMalloc(sizeof *s);
+    }
+    if (s == NULL) {
+        fn(job, 0, count);
+        return;
+    }
+    *s = (shared_work){fn, job, count, chunk, 0, 0, 1};
+    int n = start_helpers((int)t - 1);
+    for (int i = 0; i < n && i < t - 1; i++) {
+        int idle = 1;
+        if (__atomic_compare_exchange_n(&helpers.idle[i], &idle, 0, 0,
+                                        __ATOMIC_ACQ_REL,
+                                        __ATOMIC_RELAXED)) {
+            __atomic_add_fetch(&s->refs, 1, __ATOMIC_RELAXED);
+            helpers.work[i] = s;
+            PyThread_release_lock(helpers.go[i]);
+        }
+    }
+    take_chunks(s);
+    while (__atomic_load_n(&s->done, __ATOMIC_ACQUIRE) < count) {
+        sched_yield();
+    }
+    drop_work(s);
+}
+#else
+static void
+share_init(void)
+{
+}
+
+static void
+share(range_fn fn, const void *job, Py_ssize_t count, Py_ssize_t chunk,
+      Py_ssize_t t)
+{
+    (void)chunk;
+    split_among(fn, job, count, (double)MIN_WORK * count, t);
+}
+#endif
+
+static PyObject *
+linear_nt(PyObject *self, PyObject *args)
+{
+    PyObject *y, *x, *w, *bias;
+    Py_ssize_t m, n, k, threads;
+    Py_buffer b[4];
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OOOOnnnn", &y, &x, &w, &bias, &m, &n, &k,
+                          &threads)) {
+        return NULL;
+    }
+    if (m < 0 || n < 0 || k < 0) {
+        PyErr_SetString(PyExc_ValueError, "linear_nt: negative size");
+        return NULL;
+    }
+    item_spec spec[4] = {
+        {y, 1, m * n, 'f', "linear_nt y"},
+        {x, 0, m * k, 'f', "linear_nt x"},
+        {w, 0, n * k, 'f', "linear_nt W"},
+        {bias, 0, n, 'f', "linear_nt b"},
+    };
+    int count = bias == Py_None ? 3 : 4;
+    if (get_all(spec, b, count)) {
+        return NULL;
+    }
+    gemm_job job = {b[1].buf, b[2].buf, count == 4 ? b[3].buf : NULL,
+                    b[0].buf, NULL, m, n, k, 0};
+    /* the tiles before y's first cache line (64 bytes of 4 tiles) */
+    uintptr_t line = (uintptr_t)job.out % 64;
+    Py_ssize_t head = line % (GEMM_TILE * sizeof(float)) ? 0 :
+        (Py_ssize_t)((64 - line) % 64 / (GEMM_TILE * sizeof(float)));
+    job.part = (NT_CHUNK - head) % NT_CHUNK;
+    Py_ssize_t chunks = ((n + GEMM_TILE - 1) / GEMM_TILE + job.part +
+                         NT_CHUNK - 1) / NT_CHUNK;
+    Py_BEGIN_ALLOW_THREADS
+    share(nt_range, &job, chunks, 1, threads);
+    Py_END_ALLOW_THREADS
+    for (int i = 0; i < count; i++) {
+        PyBuffer_Release(&b[i]);
+    }
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+linear_nn(PyObject *self, PyObject *args)
+{
+    PyObject *gx, *gy, *w;
+    Py_ssize_t m, n, k, threads;
+    Py_buffer b[3];
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OOOnnnn", &gx, &gy, &w, &m, &n, &k,
+                          &threads)) {
+        return NULL;
+    }
+    if (m < 0 || n < 0 || k < 0) {
+        PyErr_SetString(PyExc_ValueError, "linear_nn: negative size");
+        return NULL;
+    }
+    item_spec spec[3] = {
+        {gx, 1, m * k, 'f', "linear_nn gx"},
+        {gy, 0, m * n, 'f', "linear_nn gy"},
+        {w, 0, n * k, 'f', "linear_nn W"},
+    };
+    if (get_all(spec, b, 3)) {
+        return NULL;
+    }
+    gemm_job job = {b[1].buf, b[2].buf, NULL, b[0].buf, NULL, m, n, k, 0};
+    char *mem = NULL;
+    Py_ssize_t parts = 0;
+    if (gemm_isa != 'p' && k >= VL && m > 0 && n > 0) {
+        /* parts of at least NN_PART rows, at most NN_PARTS of them */
+        parts = (n + NN_PART - 1) / NN_PART;
+        parts = parts < NN_PARTS ? parts : NN_PARTS;
+        job.part = (n + parts - 1) / parts;
+        parts = (n + job.part - 1) / job.part;
+        size_t size = (size_t)(parts * ((k + VL - 1) / VL) * m * VL) *
+                      sizeof(float);
+        mem = PyMem_RawMalloc(size + 64);
+        if (mem == NULL) {
+            for (int i = 0; i < 3; i++) {
+                PyBuffer_Release(&b[i]);
+            }
+            return PyErr_NoMemory();
+        }
+        job.acc = (float *)(mem + (64 - (uintptr_t)mem % 64));
+    }
+    Py_BEGIN_ALLOW_THREADS
+    if (parts) {
+        share(nn_range, &job, parts, 1, threads);
+        nn_gather(&job, parts);
+    } else {
+        nn_plain(&job);
+    }
+    Py_END_ALLOW_THREADS
+    PyMem_RawFree(mem);
+    for (int i = 0; i < 3; i++) {
+        PyBuffer_Release(&b[i]);
+    }
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+linear_isa(PyObject *self, PyObject *noargs)
+{
+    (void)self;
+    (void)noargs;
+    const char *name = gemm_isa == 'a' ? "avx512" :
+                       gemm_isa == 'v' ? "vector" : "plain";
+    return PyUnicode_FromString(name);
+}
+
 static PyObject *
 strided_copyto(PyObject *self, PyObject *args)
 {
@@ -1521,17 +2190,31 @@ static PyMethodDef methods[] = {
      "winograd_grad(dM, gy): dM (16, c, b * ceil(h / 2) * ceil(w / 2)), "
      "its (c, ...) blocks C-contiguous, takes A g A^T of the 2x2 tiles g "
      "of gy (b, c, h, w) (zeros outside it)."},
+    {"linear_nt", linear_nt, METH_VARARGS,
+     "linear_nt(y, x, W, b, m, n, k, threads): y (m, n) = x (m, k) W^T "
+     "(+ b unless b is None) for W (n, k), all float32 and C-contiguous, "
+     "on up to threads threads (the same bits for any number)."},
+    {"linear_nn", linear_nn, METH_VARARGS,
+     "linear_nn(gx, gy, W, m, n, k, threads): gx (m, k) = gy (m, n) W for "
+     "W (n, k), all float32 and C-contiguous, on up to threads threads "
+     "(the same bits for any number)."},
+    {"linear_isa", linear_isa, METH_NOARGS,
+     "linear_isa(): which kernels linear_nt and linear_nn run on this CPU: "
+     "'avx512', 'vector' (the compiler's baseline) or 'plain' (loops)."},
     {NULL, NULL, 0, NULL}
 };
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "_loops",
-    "C loops for the CPU path of convolution and batch normalization.",
+    "C loops for the CPU path of convolution, batch normalization and "
+    "linear layers.",
     -1, methods, NULL, NULL, NULL, NULL
 };
 
 PyMODINIT_FUNC
 PyInit__loops(void)
 {
+    gemm_init();
+    share_init();
     return PyModule_Create(&module);
 }

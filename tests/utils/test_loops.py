@@ -250,3 +250,133 @@ def test_window_loops_refuse_bad_arguments():
         loops.bn_forward(numpy.zeros(3, numpy.int32), numpy.zeros(
             3, numpy.int32), 1, 1, 3, numpy.ones(1), numpy.ones(1), 1e-5,
             numpy.ones(1), numpy.ones(1))
+
+
+# --- the thin GEMMs of F.linear (linear_nt, linear_nn) ---------------------
+
+def _bound(a, b):
+    """A float32 rounding bound for the products a @ b (float64 operands):
+    k roundings of at most the sum of the magnitudes each."""
+    return 4 * a.shape[1] * 2.0 ** -24 * (abs(a) @ abs(b)) + 1e-30
+
+
+def _nt(x, W, b, threads=1):
+    (m, k), n = x.shape, len(W)
+    y = numpy.full((m, n), numpy.nan, numpy.float32)
+    loops.linear_nt(y, x, W, b, m, n, k, threads)
+    return y
+
+
+def _nn(gy, W, threads=1):
+    (m, n), k = gy.shape, W.shape[1]
+    gx = numpy.full((m, k), numpy.nan, numpy.float32)
+    loops.linear_nn(gx, gy, W, m, n, k, threads)
+    return gx
+
+
+@needs_loops
+@pytest.mark.parametrize('n, k', [(1, 1), (3, 7), (5, 15), (17, 16),
+                                  (4, 17), (67, 31), (64, 33), (13, 200),
+                                  (30, 203)])
+def test_linear_gemms_match_float64(n, k):
+    # every m from 1 to 33 (the tiles are 4 rows; k's tail overlaps the
+    # vector before it), with a bias and without
+    rng = numpy.random.RandomState(n * 1000 + k)
+    W = rng.randn(n, k).astype(numpy.float32)
+    b = rng.randn(n).astype(numpy.float32)
+    W64 = W.astype(numpy.float64)
+    for m in range(1, 34):
+        x = rng.randn(m, k).astype(numpy.float32)
+        gy = rng.randn(m, n).astype(numpy.float32)
+        x64, gy64 = x.astype(numpy.float64), gy.astype(numpy.float64)
+        bound = _bound(x64, W64.T)
+        for bias in (b, None):
+            ref = x64 @ W64.T + (0 if bias is None else bias)
+            y = _nt(x, W, bias)
+            assert numpy.all(abs(y - ref) <= bound + 2.0 ** -24 * abs(ref)), \
+                (m, n, k, bias is None)
+        gx = _nn(gy, W)
+        assert numpy.all(abs(gx - gy64 @ W64) <= _bound(gy64, W64)), (m, n, k)
+
+
+@needs_loops
+def test_linear_gemms_empty_and_zero_sizes():
+    W = numpy.ones((5, 20), numpy.float32)
+    assert _nt(numpy.ones((0, 20), numpy.float32), W, None).shape == (0, 5)
+    assert not _nt(numpy.ones((3, 0), numpy.float32),
+                   numpy.ones((5, 0), numpy.float32), None).any()
+    b = numpy.arange(5, dtype=numpy.float32)
+    numpy.testing.assert_array_equal(
+        _nt(numpy.ones((2, 0), numpy.float32),
+            numpy.ones((5, 0), numpy.float32), b), [b, b])
+    # an empty sum over n is zeros
+    assert not _nn(numpy.ones((3, 0), numpy.float32),
+                   numpy.ones((0, 20), numpy.float32)).any()
+
+
+@needs_loops
+@pytest.mark.parametrize('m, n, k', [(20, 5000, 200), (7, 1001, 37),
+                                     (33, 3000, 16)])
+def test_linear_gemms_same_bits_on_any_threads(m, n, k):
+    # the threads take chunks of W's rows (nt) and parts of them (nn) in
+    # whatever order they come; each output element is summed the same way
+    rng = numpy.random.RandomState(1)
+    x = rng.randn(m, k).astype(numpy.float32)
+    W = rng.randn(n, k).astype(numpy.float32)
+    b = rng.randn(n).astype(numpy.float32)
+    gy = rng.randn(m, n).astype(numpy.float32)
+    ys = [_nt(x, W, b, t).tobytes() for t in (1, 2, 3, 2, 16)]
+    gxs = [_nn(gy, W, t).tobytes() for t in (1, 2, 3, 2, 16)]
+    assert len(set(ys)) == 1 and len(set(gxs)) == 1
+    # and they are the product (the threads did not skip a chunk)
+    x64, W64 = x.astype(numpy.float64), W.astype(numpy.float64)
+    y = numpy.frombuffer(ys[0], numpy.float32).reshape(m, n)
+    assert numpy.all(abs(y - (x64 @ W64.T + b)) <=
+                     _bound(x64, W64.T) + 1e-6 * abs(b))
+    gx = numpy.frombuffer(gxs[0], numpy.float32).reshape(m, k)
+    gy64 = gy.astype(numpy.float64)
+    assert numpy.all(abs(gx - gy64 @ W64) <= _bound(gy64, W64))
+
+
+@needs_loops
+def test_linear_nt_tail_adds_nothing_for_overlapped_items():
+    # k = 200 ends with a vector over items 184..199, of which 184..191
+    # were summed already: an inf or a nan there must count once, and
+    # the overlap must not turn inf * 0 into nan
+    x = numpy.ones((3, 200), numpy.float32)
+    W = numpy.zeros((6, 200), numpy.float32)
+    W[0, 185] = numpy.inf
+    W[1, 190] = -numpy.inf
+    W[2, 186] = numpy.nan
+    W[3, 195] = numpy.inf
+    W[4, 191] = 1
+    W[5] = 0.5
+    y = _nt(x, W, None)
+    numpy.testing.assert_array_equal(
+        y, numpy.tile([numpy.inf, -numpy.inf, numpy.nan, numpy.inf, 1, 100],
+                      (3, 1)))
+    x[:, 187] = numpy.inf  # times zeros: nan where W has a 0 there
+    y = _nt(x, W[4:], None)
+    assert numpy.isnan(y[:, 0]).all() and (y[:, 1] == numpy.inf).all()
+
+
+@needs_loops
+def test_linear_gemms_refuse_bad_arguments():
+    x = numpy.ones((2, 20), numpy.float32)
+    W = numpy.ones((5, 20), numpy.float32)
+    y = numpy.empty((2, 5), numpy.float32)
+    with pytest.raises(TypeError, match='float32'):
+        loops.linear_nt(y, x.astype(numpy.float64), W, None, 2, 5, 20, 1)
+    with pytest.raises(TypeError, match='linear_nt b'):
+        loops.linear_nt(y, x, W, numpy.ones(4, numpy.float32), 2, 5, 20, 1)
+    with pytest.raises(TypeError, match='linear_nt y'):
+        loops.linear_nt(y[:, :4].copy(), x, W, None, 2, 5, 20, 1)
+    with pytest.raises((TypeError, BufferError, ValueError)):
+        loops.linear_nt(y, x[:, ::2], W, None, 2, 5, 10, 1)
+    with pytest.raises(ValueError, match='negative'):
+        loops.linear_nt(y, x, W, None, -2, 5, 20, 1)
+    with pytest.raises(TypeError, match='linear_nn W'):
+        loops.linear_nn(numpy.empty((2, 20), numpy.float32),
+                        numpy.ones((2, 5), numpy.float32), W[:4], 2, 5, 20,
+                        1)
+    assert loops.linear_isa() in ('avx512', 'vector', 'plain')
