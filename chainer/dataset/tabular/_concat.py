@@ -12,9 +12,7 @@ class _Concat(tabular_dataset.TabularDataset):
     def __init__(self, *datasets):
         for dataset in datasets[1:]:
             if dataset.keys != datasets[0].keys:
-                raise ValueError(
-                    'All datasets must have the same keys: {} and {}'.format(
-                        datasets[0].keys, dataset.keys))
+                raise ValueError('All datasets must have the same keys')
         self._datasets = datasets
 
     def __len__(self):

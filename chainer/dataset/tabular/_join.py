@@ -9,13 +9,9 @@ class _Join(tabular_dataset.TabularDataset):
         seen = set()
         for dataset in datasets:
             if len(dataset) != len(datasets[0]):
-                raise ValueError(
-                    'All datasets must have the same length: {} and {}'.format(
-                        len(datasets[0]), len(dataset)))
+                raise ValueError('All datasets must have the same length')
             if seen.intersection(dataset.keys):
-                raise ValueError('All keys must be unique among all '
-                                 'datasets: {} repeated'.format(
-                                     sorted(seen.intersection(dataset.keys))))
+                raise ValueError('All keys must be unique among all datasets')
             seen.update(dataset.keys)
         self._datasets = datasets
 

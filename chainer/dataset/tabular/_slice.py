@@ -75,8 +75,8 @@ def _as_rows(indices, n):
         i = operator.index(i)
         j = i + n if i < 0 else i
         if not 0 <= j < n:
-            raise IndexError('index {} is out of range for a dataset of '
-                             'length {}'.format(i, n))
+            raise IndexError('index {} is out of bounds for dataset with '
+                             'size {}'.format(j, n))
         rows.append(j)
     return rows
 
@@ -90,8 +90,8 @@ def _as_indices(indices, n):
     if len(indices) and all(isinstance(i, (bool, numpy.bool_))
                             for i in indices):
         if len(indices) != n:
-            raise ValueError('a mask of {} booleans cannot select rows of a '
-                             'dataset of length {}'.format(len(indices), n))
+            raise ValueError('The number of booleans is different from the '
+                             'length of dataset')
         return [i for i, keep in enumerate(indices) if keep]
     return _as_rows(indices, n)
 
@@ -102,13 +102,12 @@ def _as_key_indices(keys, names):
         if isinstance(key, numbers.Integral):
             k = key + len(names) if key < 0 else key
             if not 0 <= k < len(names):
-                raise IndexError('key index {} is out of range for the keys '
-                                 '{}'.format(key, names))
+                raise IndexError('index {} is out of bounds for keys with '
+                                 'size {}'.format(key, len(names)))
         elif key in names:
             k = names.index(key)
         else:
-            raise KeyError('{!r} does not exist among the keys {}'.format(
-                key, names))
+            raise KeyError('{} does not exists'.format(key))
         key_indices.append(k)
     return tuple(key_indices)
 

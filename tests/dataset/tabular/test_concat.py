@@ -43,7 +43,7 @@ def test_a_list_is_grouped_by_part_in_order():
     assert view.get_examples(rows, None) == _WHOLE.rows(rows)
     assert a.calls == [([3, 1, 4, 7, 5], None)]
     assert b.calls == [([2, 4, 3, 4], None)]
-    with pytest.raises(IndexError, match='index 15 is out of range'):
+    with pytest.raises(IndexError, match='index 15 is out of bounds for dataset with size 15'):
         view.get_examples([15], None)
 
 
