@@ -42,14 +42,12 @@ def _read_pairs(pairs):
         path = pairs
         pairs = []
         with open(path) as f:
-            for lineno, line in enumerate(f, 1):
+            # As Chainer: lines counted from 0, a blank line is invalid too.
+            for lineno, line in enumerate(f):
                 fields = line.strip().split()
-                if not fields:
-                    continue
                 if len(fields) != 2:
-                    raise ValueError(
-                        'invalid format at line {} in file {}: expected '
-                        '"<path> <label>"'.format(lineno, path))
+                    raise ValueError('invalid format at line {} in file '
+                                     '{}'.format(lineno, path))
                 pairs.append((fields[0], int(fields[1])))
     return pairs
 

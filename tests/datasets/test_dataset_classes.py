@@ -236,8 +236,16 @@ def test_image_datasets(tmp_path):
                                      label_dtype=numpy.int64)
     assert d[0][1].dtype == numpy.int64
     (tmp_path / 'bad.txt').write_text('rgb.png\n')
-    with pytest.raises(ValueError, match='line 1'):
+    with pytest.raises(ValueError) as info:
         datasets.LabeledImageDataset(str(tmp_path / 'bad.txt'))
+    assert str(info.value) == 'invalid format at line 0 in file {}'.format(
+        tmp_path / 'bad.txt')
+    # As Chainer, lines count from 0 and a blank line is refused too.
+    (tmp_path / 'blank.txt').write_text('rgb.png 0\n\ngray.png 1\n')
+    with pytest.raises(ValueError) as info:
+        datasets.LabeledImageDataset(str(tmp_path / 'blank.txt'))
+    assert str(info.value) == 'invalid format at line 1 in file {}'.format(
+        tmp_path / 'blank.txt')
 
 
 def test_zipped_image_datasets(tmp_path):
