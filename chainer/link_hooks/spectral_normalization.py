@@ -27,14 +27,14 @@ def update_approximate_vectors(weight_matrix, u, n_power_iteration, eps):
     w = weight_matrix.array
     xp = backend.get_array_module(w)
     for _ in range(n_power_iteration):
-        v = l2normalize(xp, w.T.dot(u), eps)
-        u = l2normalize(xp, w.dot(v), eps)
+        v = l2normalize(xp, xp.dot(u, w), eps)
+        u = l2normalize(xp, xp.dot(w, v), eps)
     return u, v
 
 
 def calculate_max_singular_value(weight_matrix, u, v):
     """``u^T W v`` as a Variable, differentiable with respect to ``W``."""
-    return F.sum(F.linear(v[None], weight_matrix)[0] * u)
+    return F.matmul(F.matmul(u, weight_matrix), v)
 
 
 def _is_deconvolution(link):
@@ -153,12 +153,17 @@ class SpectralNormalization(link_hook.LinkHook):
             raise ValueError('Expect {}.shape[{}] > 0'.format(
                 self.weight_name, self.axis))
         if not hasattr(link, self.vector_name):
-            u = xp.asarray(numpy.random.normal(size=(n,)), dtype=w.dtype)
-            link.add_persistent(self.vector_name,
-                                _l2normalize(xp, u, self.eps))
+            # As Chainer: u starts as a plain normal draw (the first power
+            # iteration normalizes it).
+            u = xp.random.normal(size=(n,)).astype(w.dtype)
+            link.add_persistent(self.vector_name, u)
         if self.use_gamma and not hasattr(link, 'gamma'):
-            s = xp.linalg.svd(self._as_matrix_array(w).astype(numpy.float64),
-                              compute_uv=False)
+            # The largest singular value in the weight's own precision (as
+            # Chainer; LAPACK has no float16, which goes through float32).
+            w_mat = self._as_matrix_array(w)
+            if w_mat.dtype == numpy.float16:
+                w_mat = w_mat.astype(numpy.float32)
+            _, s, _ = xp.linalg.svd(w_mat)
             with link.init_scope():
                 link.gamma = chainer.Parameter(
                     xp.asarray(s[0], dtype=w.dtype))
@@ -184,28 +189,27 @@ class SpectralNormalization(link_hook.LinkHook):
         weight = getattr(link, self.weight_name)
         u = getattr(link, self.vector_name)
         w_mat = self._as_matrix_array(weight.array)
-        xp = backend.get_array_module(w_mat)
         if chainer.config.in_recomputing:
             # Recomputing a forward (F.forget): the vectors of the first
             # pass, so that the output is the same.
             v = self.v
         else:
-            for _ in range(self.n_power_iteration):
-                v = _l2normalize(xp, w_mat.T.dot(u), self.eps)
-                u = _l2normalize(xp, w_mat.dot(v), self.eps)
+            u, v = update_approximate_vectors(
+                chainer.Variable(w_mat), u, self.n_power_iteration, self.eps)
             self.v = v
             if chainer.config.train:
                 getattr(link, self.vector_name)[...] = u
-        # sigma = u^T W v, differentiable with respect to W (u, v fixed).
+        # sigma = (u^T W) v, differentiable with respect to W (u, v fixed);
+        # the products in this order and the factor dividing sigma, as
+        # Chainer rounds them.
         w_var = weight
         if self.axis:
             w_var = F.moveaxis(w_var, self.axis, 0)
         w_var = F.reshape(w_var, self._matrix_shape(weight.shape))
-        sigma = F.sum(F.linear(v[None].astype(w_mat.dtype), w_var)[0] * u)
-        if self.use_gamma:
-            normalized = weight * link.gamma / sigma
-        else:
-            normalized = weight / sigma
+        sigma = calculate_max_singular_value(
+            w_var, u, v.astype(w_mat.dtype, copy=False))
         if self.factor is not None:
-            normalized = normalized * self.factor
-        return normalized
+            sigma = sigma / self.factor
+        if self.use_gamma:
+            return link.gamma * weight / sigma
+        return weight / sigma

@@ -4,6 +4,7 @@
 import numpy
 
 import chainer.functions as F
+from chainer import backend
 from chainer import link_hook
 
 
@@ -68,10 +69,10 @@ class WeightStandardization(link_hook.LinkHook):
         setattr(args.link, self.weight_name, self.original_weight)
 
     def _standardize(self, weight):
-        shape = weight.shape
-        w = F.reshape(weight, (shape[0], -1))
-        mean = F.mean(w, axis=1, keepdims=True)
-        centered = w - mean
-        var = F.mean(centered * centered, axis=1, keepdims=True)
-        w = centered / F.sqrt(var + self.eps)
-        return F.reshape(w, shape)
+        # A group normalization of one group (each output unit a sample),
+        # so that the arithmetic, and the rounding, are Chainer's.
+        xp = backend.get_array_module(weight.array)
+        channels = weight.shape[1]
+        gamma = xp.ones((channels,), dtype=weight.dtype)
+        beta = xp.zeros((channels,), dtype=weight.dtype)
+        return F.group_normalization(weight, 1, gamma, beta, eps=self.eps)

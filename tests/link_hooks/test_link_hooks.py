@@ -187,3 +187,43 @@ def test_timer_hook_unit_table():
     from chainer.function_hooks import TimerHook as FunctionTimerHook
     assert TimerHook.table == {'sec': 1, 'ms': 1000, 'us': 10 ** 6, 'ns': 10 ** 9}
     assert FunctionTimerHook.table == TimerHook.table
+
+
+def test_spectral_normalization_starts_from_chainer_draws():
+    # Chainer's values: u is the raw normal draw (not normalized) and gamma
+    # the float32 SVD's largest singular value.
+    numpy.random.seed(0)
+    link = L.Linear(3, 2)
+    link.add_hook(link_hooks.SpectralNormalization(use_gamma=True))
+    assert link.W_u.dtype == numpy.float32
+    assert link.W_u.tobytes().hex() == 'ff38733f62fd1abe'
+    assert link.gamma.shape == ()
+    assert link.gamma.array.tobytes().hex() == '21aff93f'
+
+
+def test_spectral_normalization_factor_divides_sigma_as_chainer():
+    # A 1x1 weight: no sums, so the bits are the arithmetic's own (the raw
+    # u draw, and W / (sigma / factor) rather than W / sigma * factor).
+    x = numpy.array([[1.]], numpy.float32)
+    got = []
+    for seed in (0, 2, 11):
+        numpy.random.seed(seed)
+        w = numpy.array([[numpy.random.uniform(0.1, 3)]], numpy.float32)
+        link = L.Linear(1, 1, initialW=w)
+        link.add_hook(link_hooks.SpectralNormalization(factor=3.))
+        got.append(link(x).array[0, 0].tobytes().hex())
+    assert got == ['11004040', 'd3004040', 'c6024040']
+
+
+def test_weight_standardization_rounds_as_chainer():
+    # Chainer standardizes by a one-group group normalization; one-hot
+    # inputs read the weight back without sums.
+    numpy.random.seed(2)
+    link = L.Linear(3, 4)
+    link.add_hook(link_hooks.WeightStandardization())
+    w = link(numpy.eye(3, dtype=numpy.float32)).array.T
+    numpy.testing.assert_array_equal(w, numpy.array([
+        [0.49912757, 0.8963417, -1.3954692],
+        [1.3623061, -1.0098932, -0.35241294],
+        [1.4074289, -0.82323456, -0.5841941],
+        [-1.1874728, -0.07139909, 1.2588718]], numpy.float32))
