@@ -1654,6 +1654,18 @@ nt_tile(const gemm_job *g, Py_ssize_t i0, Py_ssize_t j0, int mb, int nb)
     vf s;
     sum_lanes16(acc, &s);
     float *y = g->out + i0 * g->n + j0;
+    if (nb == 4) {  /* lanes 4 i .. 4 i + 3 are a run of row i */
+        if (g->bias) {
+            const float *b = g->bias + j0;
+            s += (vf){b[0], b[1], b[2], b[3], b[0], b[1], b[2], b[3], b[0],
+                      b[1], b[2], b[3], b[0], b[1], b[2], b[3]};
+        }
+        for (int i = 0; i < mb; i++) {
+            memcpy(y + i * g->n, (const float *)&s + 4 * i,
+                   4 * sizeof(float));
+        }
+        return;
+    }
     for (int i = 0; i < mb; i++) {
         for (int j = 0; j < nb; j++) {
             y[i * g->n + j] = g->bias ? s[4 * i + j] + g->bias[j0 + j]

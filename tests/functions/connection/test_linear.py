@@ -152,3 +152,99 @@ def test_weight_used_at_many_steps():
     loss.backward(enable_double_backprop=True)
     numpy.testing.assert_allclose(W.grad, sum(gy.T @ x64 for gy in g64),
                                   rtol=1e-5, atol=1e-5)
+
+
+class _Counted:
+    """The C loops' thin GEMMs, counting their calls."""
+
+    def __init__(self, loops):
+        self.loops, self.calls = loops, []
+
+    def linear_nt(self, *args):
+        self.calls.append('nt')
+        return self.loops.linear_nt(*args)
+
+    def linear_nn(self, *args):
+        self.calls.append('nn')
+        return self.loops.linear_nn(*args)
+
+
+@pytest.mark.parametrize('m, n, k', [(20, 10000, 200), (20, 800, 200),
+                                     (1, 4096, 17), (32, 2001, 97)])
+def test_thin_gemms_match_numpy(monkeypatch, m, n, k):
+    # F.linear's thin GEMMs (the C loops, forced on here whatever the
+    # CPU) against its NumPy path: forward, the first-order backward
+    # (_backward_arrays), the graph path (LinearGradData) and
+    # backward_accumulate
+    from chainer.functions.connection import linear as linear_module
+    loops = linear_module._loops
+    if getattr(loops, 'linear_nt', None) is None:
+        pytest.skip('the C loops are not built')
+    rng = numpy.random.RandomState(m + n + k)
+    x0 = rng.randn(m, k).astype(numpy.float32)
+    W0 = rng.randn(n, k).astype(numpy.float32)
+    b0 = rng.randn(n).astype(numpy.float32)
+    gy = rng.randn(m, n).astype(numpy.float32)
+    ggx = rng.randn(m, k).astype(numpy.float32)
+
+    def run(thin):
+        monkeypatch.setattr(linear_module, '_thin', thin)
+        out = []
+        for double in (False, True):
+            x, W, b = (chainer.Variable(a.copy()) for a in (x0, W0, b0))
+            y = F.linear(x, W, b)
+            y.grad = gy
+            y.backward(enable_double_backprop=double)
+            out += [y.array, x.grad, W.grad, b.grad]
+        # gx's gradient flows through LinearGradData's own products
+        x, W = chainer.Variable(x0), chainer.Variable(W0)
+        gx, = chainer.grad([F.linear(x, W)], [x], grad_outputs=[gy],
+                           enable_double_backprop=True)
+        gW, = chainer.grad([gx], [W], grad_outputs=[ggx])
+        out += [gx.array, gW.array]
+        # a weight used twice: backward_accumulate adds to x's gradient
+        x = chainer.Variable(x0)
+        h = F.linear(x, W0, b0)
+        loss = F.sum(h * gy) + F.sum(F.linear(x, W0) * gy)
+        loss.backward()
+        out.append(x.grad)
+        return out
+
+    counted = _Counted(loops)
+    got, want = run(counted), run(None)
+    assert counted.calls.count('nt') >= 3 and counted.calls.count('nn') >= 4
+    x64, W64 = x0.astype(numpy.float64), W0.astype(numpy.float64)
+    gy64 = gy.astype(numpy.float64)
+    scale = [abs(x64) @ abs(W64).T + abs(b0), abs(gy64) @ abs(W64), None,
+             None] * 2 + [abs(gy64) @ abs(W64), None, 2 * abs(gy64) @
+                          abs(W64)]
+    for i, (g, w, s) in enumerate(zip(got, want, scale)):
+        assert g.dtype == w.dtype == numpy.float32 and g.shape == w.shape
+        assert g.flags.c_contiguous, i
+        if s is None:  # not the thin GEMMs' products (gW, gb): the same
+            numpy.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-5)
+        else:
+            assert numpy.all(abs(g - w) <= 4e-7 * k * s + 1e-30), i
+            assert not numpy.isnan(g).any()
+
+
+def test_thin_gemms_only_where_they_win(monkeypatch):
+    # the NumPy path for float64, a big batch, a small or non-contiguous
+    # W, and without the C loops
+    from chainer.functions.connection import linear as linear_module
+    counted = _Counted(linear_module._loops)
+    monkeypatch.setattr(linear_module, '_thin', counted)
+    rng = numpy.random.RandomState(0)
+    W = rng.randn(4096, 32).astype(numpy.float32)
+    x = rng.randn(linear_module._THIN_ROWS + 1, 64).astype(numpy.float32)
+    cases = [(x[:4, :32].astype(numpy.float64), W.astype(numpy.float64)),
+             (x[:, :32].copy(), W),
+             (x[:4, :32].copy(), W[:100]),
+             (x[:4, ::2], W),
+             (x[:4, :32].copy(), numpy.asfortranarray(W))]
+    for a, w in cases:
+        y = F.linear(a, w).array
+        numpy.testing.assert_allclose(y, a @ w.T, rtol=1e-4, atol=1e-4)
+    assert counted.calls == []
+    F.linear(rng.randn(4, 32).astype(numpy.float32), W)
+    assert counted.calls == ['nt']
