@@ -339,6 +339,7 @@ def test_key_changes_record_anew():
     with _dbr():
         _same(y.array, m(x).array)
     # a replaced link is a key change too
+    del m.l3
     with m.init_scope():
         m.l3 = L.Linear(7, 3)
     assert not _replayed(m(x))

@@ -41,6 +41,7 @@ def _floats(xs):
 
 
 def _matmul_kernels(op, xs, ys):
+    from chainer.functions.math.matmul import _grads, _product
     a, b = xs
     if op.transc or op.dtype is not None or a.ndim != 2 or b.ndim != 2 or \
             a.dtype != b.dtype or not _floats(xs):
@@ -50,25 +51,11 @@ def _matmul_kernels(op, xs, ys):
         fwd = _matmul
     else:
         def fwd(a, b):
-            return (a.T if ta else a) @ (b.T if tb else b)
+            return _product(a, b, ta, tb)
 
     def grads(target):
-        # (MatMul._backward_arrays' products, in its order and layout)
-        def ga(a, b, gy):
-            return (b.T if tb else b) @ gy.T if ta else \
-                gy @ (b if tb else b.T)
-
-        def gb(a, b, gy):
-            return gy.T @ (a.T if ta else a) if tb else \
-                (a if ta else a.T) @ gy
-
-        if target == (0, 1):
-            if not ta and not tb:
-                return lambda a, b, y, gy: (gy @ b.T, a.T @ gy)
-            return lambda a, b, y, gy: (ga(a, b, gy), gb(a, b, gy))
-        if target == (0,):
-            return lambda a, b, y, gy: (ga(a, b, gy),)
-        return lambda a, b, y, gy: (gb(a, b, gy),)
+        # (MatMul._backward_arrays' products)
+        return lambda a, b, y, gy: _grads(a, b, gy, ta, tb, target)
     return fwd, grads, (True, True, False)
 
 

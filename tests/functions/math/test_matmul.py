@@ -123,3 +123,51 @@ def test_batch_shapes_not_broadcastable_text_is_chainers():
     assert str(e.value) == ('cannot broadcast inputs of the following '
                             'shapes:\na.shape[:-2] = (2,)\nb.shape[:-2] = '
                             '(3,)')
+
+
+@pytest.mark.parametrize('transa,transb', [(False, False), (False, True),
+                                           (True, False)])
+def test_matmul_few_rows_by_the_thin_gemm(transa, transb):
+    # a few float32 rows against a matrix of >= 16 columns: a @ b.T (the
+    # forward with transb, the input gradient otherwise) goes to the C
+    # loops' thin GEMM where they are built
+    a_shape = (20, 5) if transa else (5, 20)
+    b_shape = (17, 20) if transb else (20, 17)
+    check_op(lambda a, b: F.matmul(a, b, transa=transa, transb=transb),
+             lambda rng, dt: (rng.randn(*a_shape).astype(dt),
+                              rng.randn(*b_shape).astype(dt)),
+             lambda a, b: numpy.matmul(_t(a, transa), _t(b, transb)),
+             fwd_tol=TOL16, bwd_tol=TOL16)
+
+
+@pytest.mark.parametrize('m,n,k', [(1, 1, 16), (5, 17, 20), (48, 64, 64),
+                                   (49, 3, 33), (3, 40, 15)])
+def test_a_bt_against_float64(m, n, k):
+    rng = numpy.random.RandomState(m + n + k)
+    a = rng.randn(m, k).astype(numpy.float32)
+    b = rng.randn(n, k).astype(numpy.float32)
+    y = matmul_mod._a_bt(a, b)
+    assert y.dtype == numpy.float32 and y.shape == (m, n)
+    numpy.testing.assert_allclose(
+        y, a.astype(numpy.float64) @ b.T.astype(numpy.float64),
+        rtol=1e-5, atol=1e-5)
+
+
+def test_matmul_array_backward_same_bits_as_graph_backward():
+    # the array-level backward and the one that records a graph (double
+    # backprop) compute the input gradient by the same product
+    rng = numpy.random.RandomState(4)
+    a0 = rng.randn(32, 64).astype(numpy.float32)
+    b0 = rng.randn(64, 64).astype(numpy.float32)
+    gy = rng.randn(32, 64).astype(numpy.float32)
+    grads = []
+    for double in (False, True):
+        a, b = chainer.Variable(a0), chainer.Variable(b0)
+        y = a @ b
+        ga, gb = chainer.grad([y], [a, b], [chainer.Variable(gy)],
+                              enable_double_backprop=double)
+        grads.append((ga.array, gb.array))
+    numpy.testing.assert_array_equal(grads[0][0], grads[1][0])
+    numpy.testing.assert_array_equal(grads[0][1], grads[1][1])
+    numpy.testing.assert_allclose(grads[0][0], gy.astype('d') @ b0.T,
+                                  rtol=1e-5, atol=1e-4)
