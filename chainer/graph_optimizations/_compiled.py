@@ -41,7 +41,7 @@ def _floats(xs):
 
 
 def _matmul_kernels(op, xs, ys):
-    from chainer.functions.math.matmul import _grads, _product
+    from chainer.functions.math import matmul
     a, b = xs
     if op.transc or op.dtype is not None or a.ndim != 2 or b.ndim != 2 or \
             a.dtype != b.dtype or not _floats(xs):
@@ -51,20 +51,33 @@ def _matmul_kernels(op, xs, ys):
         fwd = _matmul
     else:
         def fwd(a, b):
-            return _product(a, b, ta, tb)
+            return matmul._product(a, b, ta, tb)
+    grads_of = matmul._grads
+    threads = matmul._thin_threads(ys[0].shape, b.shape, b.dtype)
 
     def grads(target):
         # (MatMul._backward_arrays' products)
-        return lambda a, b, y, gy: _grads(a, b, gy, ta, tb, target)
+        if ta or tb or target != (0, 1):
+            return lambda a, b, y, gy: grads_of(a, b, gy, ta, tb, target)
+        # the common case, with the thin GEMM's choice made here, as
+        # matmul._a_bt makes it for these shapes
+        thin = matmul._thin_a_bt
+
+        def both(a, b, y, gy):
+            if threads and gy.flags.c_contiguous and b.flags.c_contiguous:
+                return thin(gy, b, threads), a.T @ gy
+            return gy @ b.T, a.T @ gy
+        return both
     return fwd, grads, (True, True, False)
 
 
 def _tanh_kernels(op, xs, ys):
-    from chainer.functions.activation.tanh import _tanh_grad
+    from chainer.functions.activation.tanh import _tanh_grad_for
     if not _floats(xs):
         return None
+    grad = _tanh_grad_for(xs[0].shape, xs[0].dtype)
     return numpy.tanh, lambda target: (
-        lambda x, y, gy: (_tanh_grad(y, gy),)), (False, True)
+        lambda x, y, gy: (grad(y, gy),)), (False, True)
 
 
 def _sum_kernels(op, xs, ys):

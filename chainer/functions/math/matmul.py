@@ -21,21 +21,34 @@ def _t(a, trans):
     return a.swapaxes(-1, -2) if trans and a.ndim >= 2 else a
 
 
+def _thin_threads(a_shape, b_shape, dtype):
+    """For ``a @ b.T`` of matrices of these shapes and dtype: the threads
+    the C loops' thin GEMM runs on, or 0 where NumPy computes it.  The
+    thin GEMM takes a few float32 rows, where OpenBLAS's transposed product
+    is slow (measured on AVX-512: 4.6 against 2.8 us on 32 x 64 by
+    64 x 64, 164 against 66 us on 16 x 512 by 512 x 512; from 64 rows on,
+    about even)."""
+    if _thin is None or dtype != _f32 or not 0 < a_shape[0] <= 48 or \
+            not b_shape[0] or b_shape[1] < 16 or a_shape[1] != b_shape[1]:
+        return 0
+    return _THIN_CORES if a_shape[0] * b_shape[0] * b_shape[1] >= \
+        _THIN_WORK else 1
+
+
+def _thin_a_bt(a, b, threads):
+    (m, k), n = a.shape, len(b)
+    y = numpy.empty((m, n), _f32)
+    _thin.linear_nt(y, a, b, None, m, n, k, threads)
+    return y
+
+
 def _a_bt(a, b):
-    """``a @ b.T`` of two matrices: by the C loops' thin GEMM for a few
-    float32 rows, where OpenBLAS's transposed product is slow (measured on
-    AVX-512: 4.6 against 2.8 us on 32 x 64 by 64 x 64, 164 against 66 us on
-    16 x 512 by 512 x 512; from 64 rows on, about even), else by NumPy."""
-    if _thin is not None and 0 < len(a) <= 48 and len(b) and \
-            type(a) is _ndarray and type(b) is _ndarray and \
-            a.dtype == _f32 and b.dtype == _f32 and a.ndim == 2 and \
-            b.ndim == 2 and b.shape[1] >= 16 and a.shape[1] == b.shape[1] \
-            and a.flags.c_contiguous and b.flags.c_contiguous:
-        (m, k), n = a.shape, len(b)
-        y = numpy.empty((m, n), _f32)
-        _thin.linear_nt(y, a, b, None, m, n, k,
-                        _THIN_CORES if m * b.size >= _THIN_WORK else 1)
-        return y
+    """``a @ b.T`` of two matrices (see :func:`_thin_threads`)."""
+    if type(a) is _ndarray and type(b) is _ndarray and a.ndim == 2 and \
+            b.ndim == 2 and b.dtype == a.dtype:
+        threads = _thin_threads(a.shape, b.shape, a.dtype)
+        if threads and a.flags.c_contiguous and b.flags.c_contiguous:
+            return _thin_a_bt(a, b, threads)
     return a @ b.T
 
 
