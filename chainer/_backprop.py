@@ -132,6 +132,14 @@ def _fit(func, index, node, gx):
                     func.label, type(gx).__name__, index))
         gx = _new_variable(gx)
     data = gx._data
+    if not type(func).__module__.startswith('chainer.'):
+        # A user's function gets no broadcast reduction nor cast: Chainer
+        # refuses the gradient.
+        from chainer.variable import _check_grad
+        try:
+            _check_grad(data, node.shape, node.dtype)
+        except (TypeError, ValueError) as e:
+            raise has_a_bug(func, e) from None
     shape = node.shape
     if data.shape != shape:
         from chainer.functions.math.sum import sum_to
@@ -324,23 +332,20 @@ def _run(roots, retain_grad, loss_scale, retain_graph, needed=None,
                     gxs = func.backward_accumulate(target, gys, g_inputs)
                 else:
                     gxs = func.backward(target, gys)
-                    n = len(gxs)
-                    if n != len(target):
-                        if n != len(inputs):
-                            raise ValueError(
-                                '{}: number of gradients returned from '
-                                'backward is incorrect: {} (expected {}, one '
-                                'per input, or {}, one per target '
-                                'index)'.format(func.label, n, len(inputs),
-                                                len(target)))
-                        gxs = [gxs[i] for i in target]
-                if debug and \
-                        not type(func).__module__.startswith('chainer.'):
-                    _check_user_grads(func, target, gxs)
             except Exception as e:
                 if debug and getattr(func, 'stack', None):
                     _add_stack(e, func.stack)
                 raise
+            # (the checks of what backward returned name no stack, as
+            # Chainer's)
+            if not func._overrides_accumulate:
+                n = len(gxs)
+                if n != len(target):
+                    if n != len(inputs):
+                        _wrong_count(func, n, len(target))
+                    gxs = [gxs[i] for i in target]
+            if debug and not type(func).__module__.startswith('chainer.'):
+                _check_user_grads(func, target, gxs)
             if hooks or local_hooks:
                 for hook in hooked:
                     hook.backward_postprocess(func, in_data, out_grad)
@@ -398,35 +403,75 @@ def _arrays(gs):
 
 def _check_user_grads(func, target, gxs):
     """Debug mode: the gradients of a user-written function are checked
-    as strictly as Chainer checks them (chainer-ng's own functions may
-    return broadcast gradients, which the engine reduces)."""
+    as Chainer checks them, in its words (chainer-ng's own functions may
+    return broadcast gradients, which the engine reduces).  A wrong dtype
+    is left to :func:`_fit`, as Chainer leaves it."""
     for i, gx in zip(target, gxs):
         if gx is None:
             continue
         x = func.inputs[i]
         if not isinstance(gx, Variable):
             raise ValueError(
-                '{}: type of gradients returned from backward is incorrect: '
-                'input {} got {}, expected a Variable or None'.format(
-                    func.label, i, type(gx).__name__))
+                'type of gradients returned from backward is incorrect: '
+                '{} != expected {}'.format(type(gx), Variable) +
+                _function_info(func))
         if gx.shape != x.shape:
             raise ValueError(
-                '{}: shape of gradients returned from backward is incorrect: '
-                'input {} is {}, its gradient {}'.format(
-                    func.label, i, x.shape, gx.shape))
-        if gx.dtype != x.dtype:
-            raise ValueError(
-                '{}: dtype of gradients returned from backward is incorrect: '
-                'input {} is {}, its gradient {}'.format(
-                    func.label, i, x.dtype, gx.dtype))
+                'shape of gradients returned from backward is incorrect: '
+                'input-index={}, actual {} != expected {}'.format(
+                    i, gx.shape, x.shape) + _function_info(func))
+
+
+def _wrong_count(func, n, n_target):
+    n_inputs = len(func.inputs)
+    expected = str(n_inputs) if n_inputs == n_target else \
+        '{} or {}'.format(n_inputs, n_target)
+    raise ValueError(
+        'number of gradients returned from backward is incorrect: {} != '
+        'expected {}'.format(n, expected) + _function_info(func))
+
+
+def _function_info(func):
+    """The lines Chainer appends to a bad backward's error: the function
+    and the shapes and dtypes of its inputs and outputs."""
+    lines = ['', '  function={} ({})'.format(func._impl_name, func.label)]
+    for i, x in enumerate(func.inputs):
+        lines.append('    input {}: shape={} dtype={}'.format(
+            i, x.shape, x.dtype))
+    for i, ref in enumerate(func.outputs):
+        y = ref()
+        if y is None:
+            # (sic: Chainer leaves the index out)
+            lines.append('    output {}: not available')
+        else:
+            lines.append('    output {}: shape={} dtype={}'.format(
+                i, y.shape, y.dtype))
+    return '\n'.join(lines)
+
+
+def has_a_bug(func, e):
+    """The error ``e`` (a bad gradient) in Chainer's words for a user's
+    function; Chainer names the function by a class property (its repr
+    shows an address) and its label."""
+    import traceback
+    detail = 'Function `{}` ({}) has a bug.\n'.format(
+        type(func)._impl_name, func.label)
+    stack = getattr(func, 'stack', None)
+    if stack:
+        detail += 'Stacktrace of the function is below:\n' + ''.join(
+            traceback.format_list(stack[:-1]))
+    detail += ('\nPlease report this error to the issue tracker with the '
+               'stack trace,\nthe information of your environment, and your '
+               'script:\nhttps://github.com/chainer/chainer/issues/new.\n')
+    return type(e)(detail + str(e))
 
 
 def _add_stack(e, stack):
     """Appends where the function was called (recorded in debug mode) to
     the message of an error raised by its backward."""
     import traceback
-    where = '\nStacktrace of the function is below:\n' + ''.join(
-        traceback.format_list(stack[:-1]))
+    where = '\n{}\nStacktrace of the function is below:\n{}'.format(
+        '-' * 80, ''.join(traceback.format_list(stack[:-1])))
     if e.args and isinstance(e.args[0], str):
         e.args = (e.args[0] + where,) + e.args[1:]
     else:

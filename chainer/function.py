@@ -141,8 +141,8 @@ def _check_legacy_grad(adapter, index, node, gx):
     try:
         _check_grad(gx, node.shape, node.dtype)
     except (TypeError, ValueError) as e:
-        raise type(e)('{}.backward returned a bad gradient for input {}: '
-                      '{}'.format(adapter.label, index, e)) from None
+        from chainer._backprop import has_a_bug
+        raise has_a_bug(adapter, e) from None
 
 
 class Function:

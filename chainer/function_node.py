@@ -22,8 +22,6 @@ from chainer.graph_optimizations.static_graph_utilities import \
     static_forward_optimizations  # NOQA
 
 _ndarray = numpy.ndarray
-_generic = numpy.generic
-_asarray = numpy.asarray
 _weakref = weakref.ref
 _object_new = object.__new__
 _RELEASED = object()  # retained arrays dropped by backward(retain_graph=False)
@@ -195,10 +193,7 @@ class FunctionNode:
         """Tuple of the retained output arrays (None for the others)."""
         data = self._retained_out_data
         if data is None or data is _RELEASED:
-            raise RuntimeError(
-                '{}: retained output data is not available (retain_outputs '
-                'was not called, or the graph was released)'.format(
-                    self.label))
+            raise RuntimeError('retained output data is gone')
         out = [None] * len(self.outputs)
         for i, d in zip(self._output_indexes_to_retain, data):
             out[i] = d
@@ -233,6 +228,10 @@ class FunctionNode:
         nodes = []
         rank = 0
         requires_grad = False
+        if type(inputs) is not tuple and type(inputs) is not list:
+            # As Chainer: a Variable or an array given for the tuple fails
+            # its truth test (TypeError, or NumPy's ambiguity ValueError).
+            not inputs
         for x in inputs:
             if isinstance(x, Variable):
                 if x._requires_grad:
@@ -283,9 +282,9 @@ class FunctionNode:
         elif len(outputs) == 1:
             y = outputs[0]
             if type(y) is not _ndarray:
-                # NumPy arithmetic on 0-d arrays gives scalars.
-                outputs = (_asarray(y),) if isinstance(y, _generic) \
-                    else self._fix_outputs(outputs)
+                # NumPy arithmetic on 0-d arrays gives scalars (taken from
+                # chainer-ng's own functions only, in _fix_outputs).
+                outputs = self._fix_outputs(outputs)
                 y = outputs[0]
         else:
             for out in outputs:
@@ -374,7 +373,11 @@ class FunctionNode:
                         self.label, type(outputs)))
         fixed = []
         for y in outputs:
-            if isinstance(y, numpy.generic):
+            if isinstance(y, numpy.generic) and type(getattr(
+                    self, '_function', self)).__module__.startswith(
+                        'chainer.'):
+                # (chainer-ng's own 0-d arithmetic; a user's forward gets
+                # Chainer's error below)
                 y = numpy.asarray(y)
             elif y is not None and not isinstance(y, _array_types()):
                 raise TypeError(  # Chainer's words
