@@ -44,6 +44,11 @@ an argument nor a parameter of the chain, reports values
 (``chainer.report``: a replay would not report them), or runs a backward
 inside.
 
+Where every op of a schedule has an array kernel (``_compiled``: matrix
+products, tanh, sums, scalar affine steps), the replay is generated
+straight-line Python, forward and backward, costing about what the same
+NumPy calls written by hand cost, with the same bits as the ops.
+
 A replayed forward is one ``StaticScheduleFunction`` node in the graph.
 Its backward runs on arrays; for double backprop (and under function hooks
 or ``debug`` in backward) it links the ops it ran into a graph first, so

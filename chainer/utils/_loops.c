@@ -24,13 +24,15 @@
  * against a large float32 weight (an LSTM language model's output layer),
  * which read the weight once, in place, where BLAS copies it first; they
  * round differently from BLAS within float tolerance, the same bits from
- * run to run.
+ * run to run.  F.matmul's a @ b.T of a few rows uses linear_nt too.
+ *
+ * tanh_grad is tanh's gradient in one pass, with NumPy's three roundings.
  *
  * They see the arrays through the buffer protocol only (no NumPy headers,
  * so one build serves every NumPy).  chainer.utils.conv_nd and
  * chainer.functions.normalization.batch_normalization and
- * chainer.functions.connection.linear use them when this module is built,
- * and NumPy otherwise.
+ * chainer.functions.connection.linear, matmul and tanh use them when this
+ * module is built, and NumPy otherwise.
  */
 
 #define PY_SSIZE_T_CLEAN
