@@ -147,8 +147,8 @@ class DeviceResident:
 
     def to_intel64(self):
         """Not supported: iDeep is not part of chainer-ng."""
-        raise RuntimeError('to_intel64: iDeep (intel64) is not supported by '
-                           'chainer-ng')
+        from chainer.backends import intel64
+        intel64.check_ideep_available()
 
     def to_chx(self):
         """Not supported: ChainerX is not part of chainer-ng."""

@@ -656,8 +656,8 @@ class Variable:
             int(getattr(device, 'id', device))))
 
     def to_intel64(self):
-        raise RuntimeError('Variable.to_intel64: iDeep is not supported by '
-                           'chainer-ng')
+        from chainer.backends import intel64
+        intel64.check_ideep_available()
 
     def to_chx(self):
         raise RuntimeError('Variable.to_chx: ChainerX is not supported by '

@@ -138,3 +138,15 @@ def test_backend_module_reaches_cuda_as_chainer():
     from chainer.backend import cuda
     from chainer.backends import cuda as cuda_module
     assert cuda is cuda_module
+
+
+def test_intel64_is_refused_as_chainer_without_ideep4py():
+    from chainer.backends import intel64
+    message = ("iDeep is not available.\n"
+               "Reason: ModuleNotFoundError: No module named 'ideep4py'")
+    for call in (intel64.check_ideep_available, intel64.Intel64Device,
+                 chainer.links.Linear(2, 2).to_intel64,
+                 chainer.Variable(numpy.ones(2, numpy.float32)).to_intel64):
+        with pytest.raises(RuntimeError) as info:
+            call()
+        assert str(info.value) == message

@@ -13,8 +13,11 @@ def is_ideep_available():
 
 
 def check_ideep_available():
-    raise RuntimeError('iDeep is not supported by chainer-ng; use the '
-                       'NumPy (@numpy) or CuPy (@cupy:N) devices')
+    # Chainer's words where ideep4py is not installed (chainer-ng never
+    # uses it; the devices are NumPy's and CuPy's).
+    raise RuntimeError('iDeep is not available.\n'
+                       "Reason: ModuleNotFoundError: No module named "
+                       "'ideep4py'")
 
 
 def should_use_ideep(level):
