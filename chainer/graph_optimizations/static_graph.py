@@ -149,39 +149,44 @@ def _args_key(args, arrays):
     return tuple(key)
 
 
-def _state_key(chain):
+def _state_key(chain, keep=None):
     """The chain's state, as a key: its Parameter objects with the shapes,
     dtypes and devices of their arrays, its persistent values, and its other
     array attributes by identity (an array the forward used is replayed as
-    the same object).  Returns it with the objects it names by identity
-    (to be kept alive with the schedule)."""
+    the same object).  The objects it names by identity are appended to
+    ``keep`` if given (to be kept alive with a schedule recorded now)."""
     key = []
-    keep = []
     array_types = backend._get_array_types()
     links = [chain]
     for link in links:  # (the links, without building their paths)
         links.extend(link.children())
         if link._local_link_hooks:
-            return None, None  # Python code around a link: define-by-run
+            return None  # Python code around a link: define-by-run
         params = link._params
         persistent = link._persistent
         for name, v in link.__dict__.items():
             if name in params:
+                if keep is not None:
+                    keep.append(v)
                 a = v._data
-                keep.append(v)
-                key.append(id(v))
-                key.append(None if a is None else
-                           (_array_key(a), v._requires_grad))
+                if a is None:
+                    key.append((id(v), None))
+                elif type(a) is _ndarray:
+                    key.append((id(v), a.shape, a.dtype, v._requires_grad))
+                else:
+                    key.append((id(v), _array_key(a), v._requires_grad))
             elif name in persistent:
                 k = _value_key(v)
                 if k is None:
-                    keep.append(v)
+                    if keep is not None:
+                        keep.append(v)
                     k = id(v)
                 key.append(k)
             elif type(v) is _ndarray or isinstance(v, array_types):
-                keep.append(v)
+                if keep is not None:
+                    keep.append(v)
                 key.append(id(v))
-    return tuple(key), keep
+    return tuple(key)
 
 
 class StaticScheduleManager:
@@ -221,7 +226,7 @@ class StaticScheduleManager:
                    for a in arrays]
             if len(set(ids)) != len(ids):
                 key = (key, tuple([ids.index(i) for i in ids]))
-        state, keep = _state_key(chain)
+        state = _state_key(chain)
         if state is None or link_hook._get_link_hooks():
             return func(chain, *args, **kwargs)
         # (whether a reporter is current: reports are seen only then)
@@ -231,6 +236,8 @@ class StaticScheduleManager:
         sched = self.schedules.get(key)
         if sched is None or (type(sched) is not _Dynamic and
                              not sched.verified):
+            keep = []
+            _state_key(chain, keep)
             return self._record(func, options, chain, args, kwargs, arrays,
                                 key, keep, sched)
         chain.__dict__['static_schedule'] = sched
