@@ -1,0 +1,3 @@
+"""How this ChainerX was built: without its C++ core."""
+
+build_chainerx = False
