@@ -178,19 +178,18 @@ class BinaryHierarchicalSoftmax(link.Link):
     @staticmethod
     def create_huffman_tree(word_counts):
         """Makes a Huffman tree (nested pairs) from a dict ``word ->
-        count``: the two least frequent subtrees are merged first (ties
-        broken by insertion order)."""
+        count``: the two least frequent subtrees are merged first. Ties go
+        to the subtree holding the earliest inserted word (a merged subtree
+        ranks as its earliest word), so equal counts build Chainer's tree."""
         if len(word_counts) == 0:
             raise ValueError('Empty vocabulary')
         heap = [(count, i, word)
                 for i, (word, count) in enumerate(word_counts.items())]
         heapq.heapify(heap)
-        next_id = len(heap)
         while len(heap) > 1:
-            c1, _, n1 = heapq.heappop(heap)
-            c2, _, n2 = heapq.heappop(heap)
-            heapq.heappush(heap, (c1 + c2, next_id, (n1, n2)))
-            next_id += 1
+            c1, i1, n1 = heapq.heappop(heap)
+            c2, i2, n2 = heapq.heappop(heap)
+            heapq.heappush(heap, (c1 + c2, min(i1, i2), (n1, n2)))
         return heap[0][2]
 
     def forward(self, x, t):

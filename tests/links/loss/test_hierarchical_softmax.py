@@ -74,6 +74,10 @@ def test_create_huffman_tree():
     assert f({i: 1 for i in range(5)}) == ((2, 3), (4, (0, 1)))
     assert f({i: 1 for i in [3, 1, 4, 0, 2]}) == ((4, 0), (2, (3, 1)))
     assert f({'x': 1}) == 'x'
+    # A merged subtree ranks as its earliest word among equal counts.
+    assert f({'a': 1, 'b': 1, 'c': 2, 'd': 1, 'e': 1, 'f': 2}) == (
+        (('a', 'b'), 'c'), (('d', 'e'), 'f'))
+    assert f({0: 2, 1: 1, 2: 1, 3: 2}) == (3, (0, (1, 2)))
     with pytest.raises(ValueError, match='Empty'):
         f({})
     tree = f({i: i + 1 for i in range(50)})
