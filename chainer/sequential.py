@@ -19,7 +19,9 @@ class Sequential(ChainList):
     returns a tuple, the next layer gets its items as separate arguments.
     Sequential is a list of layers (``len``, indexing, ``append``,
     ``insert``, ``pop``, ``+``...); its Link layers are its children, named
-    by their position among the links (``/0``, ``/1``...).
+    ``/0``, ``/1``... in Chainer's order of children, which is not the order
+    of the layers from the third link on (see :meth:`insert`), so that
+    parameter names and saved files are Chainer's.
 
     Args:
         layers: The layers.
@@ -35,17 +37,17 @@ class Sequential(ChainList):
         for layer in layers:
             self.append(layer)
 
-    def _sync(self):
-        self.__dict__['_children'] = [
-            layer for layer in self._layers if isinstance(layer, Link)]
-        self._rename()
-
     @staticmethod
     def _check_layer(layer):
         if not callable(layer):
             raise ValueError('All elements of the argument should be '
                              'callable. But given {} is not callable.'.format(
                                  layer))
+
+    def _remove_child(self, layer):
+        if isinstance(layer, Link):
+            self._children[:] = [c for c in self._children if c is not layer]
+            self._rename()
 
     def forward(self, *x):
         """Calls the layers in order; returns the last one's output."""
@@ -64,18 +66,20 @@ class Sequential(ChainList):
         return self._layers[i]
 
     def __setitem__(self, i, layer):
-        if isinstance(i, slice):
-            layer = list(layer)
-            for one in layer:
-                self._check_layer(one)
-        else:
-            self._check_layer(layer)
-        self._layers[i] = layer
-        self._sync()
+        # As Chainer: the old layer is deleted and the new one inserted at
+        # ``i``, so ``s[-1] = l`` lands before the (new) last layer.
+        if i >= len(self._layers):
+            raise ValueError('{} should be less than {}'.format(
+                i, len(self._layers)))
+        if not callable(layer):
+            raise ValueError('All elements of a Sequential class should be '
+                             'callable. But given {} is not callable.'.format(
+                                 layer))
+        del self[i]
+        self.insert(i, layer)
 
     def __delitem__(self, i):
-        del self._layers[i]
-        self._sync()
+        self._remove_child(self._layers.pop(i))
 
     def __iter__(self):
         return iter(self._layers)
@@ -110,9 +114,7 @@ class Sequential(ChainList):
 
     def append(self, layer):
         """Appends a layer."""
-        self._check_layer(layer)
-        self._layers.append(layer)
-        self._sync()
+        self.insert(len(self._layers), layer)
 
     def extend(self, sequential):
         """Appends the layers of ``sequential`` (any iterable of layers)."""
@@ -121,13 +123,29 @@ class Sequential(ChainList):
 
     def insert(self, i, layer):
         """Inserts ``layer`` before position ``i`` (IndexError when ``i`` is
-        not in ``[-len(self), len(self)]``)."""
+        not in ``[-len(self), len(self)]``).
+
+        A Link layer becomes a child where Chainer puts it: first when
+        ``i`` is 0, else right after the child whose index is that of the
+        first Link among the layers before ``i`` (0 when there is none).
+        So ``Sequential(l0, l1, l2)`` has the children ``l0, l2, l1``,
+        named ``/0, /1, /2``.
+        """
         n = len(self._layers)
         if not -n <= i <= n:
             raise IndexError('Index out of range: {}'.format(i))
         self._check_layer(layer)
+        if i < 0:
+            i += n
         self._layers.insert(i, layer)
-        self._sync()
+        if isinstance(layer, Link):
+            if i == 0:
+                at = 0
+            else:
+                at = 1 + next((j for j in range(i)
+                               if isinstance(self._layers[j], Link)), 0)
+            self._children.insert(at, layer)
+            self._rename()
 
     def remove(self, layer):
         """Removes the first occurrence of ``layer``."""
@@ -139,9 +157,9 @@ class Sequential(ChainList):
     def remove_by_layer_type(self, type_name):
         """Removes every layer named ``type_name``: a Link's class name
         (``'Linear'``) or a function's name (``'relu'``)."""
-        self._layers[:] = [layer for layer in self._layers
-                           if _layer_name(layer) != type_name]
-        self._sync()
+        for i in reversed(range(len(self._layers))):
+            if _layer_name(self._layers[i]) == type_name:
+                del self[i]
 
     def pop(self, i=-1):
         """Removes and returns the layer at ``i`` (the last by default)."""
@@ -150,9 +168,17 @@ class Sequential(ChainList):
         return layer
 
     def clear(self):
-        """Removes all the layers."""
+        """Removes all the layers.
+
+        As in Chainer, only every other child goes with them (the first,
+        third...; the others stay children, their names unchanged).
+        """
         self._layers.clear()
-        self._sync()
+        children = self._children
+        i = 0
+        while i < len(children):
+            del children[i]
+            i += 1
 
     def index(self, layer, start=None, end=None):
         """The position of the first occurrence of ``layer``."""

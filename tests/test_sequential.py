@@ -87,7 +87,62 @@ def test_list_methods():
         s.index(relu)
     assert s.index(l2, 1) == 2
     s.clear()
-    assert len(s) == 0 and names(s) == ['/']
+    assert len(s) == 0
+
+
+def children(s):
+    return [(s.index(c) if c in s else None, c.name) for c in s.children()]
+
+
+def test_children_in_chainers_order():
+    # Chainer names a Sequential's links in its own order of children: a
+    # link appended after the second goes right after the first link, so
+    # the saved names of Chainer's files map to the same layers.
+    ls = [Linear(1, 1) for _ in range(4)]
+    s = Sequential(ls[0], ls[1], ls[2])
+    assert children(s) == [(0, '0'), (2, '1'), (1, '2')]
+    assert [p for p, _ in s.namedparams()] == ['/0/W', '/1/W', '/2/W']
+    assert s[1].name == '2'
+    s = Sequential(relu, ls[0], relu, ls[1], relu, ls[2])
+    s.append(ls[3])
+    assert children(s) == [(1, '0'), (3, '1'), (6, '2'), (5, '3')]
+    s = Sequential(relu, ls[0])
+    s.insert(1, ls[1])        # no link before 1: after child 0
+    assert children(s) == [(2, '0'), (1, '1')]
+    s.insert(-3, ls[2])       # position 0: the first child
+    assert children(s) == [(0, '0'), (3, '1'), (2, '2')]
+    # glance.py's model: the last Linear is the child '1'
+    m = Sequential(Linear(1, 1), relu).repeat(2)
+    m.append(Linear(1, 1))
+    assert [p for p, _ in m.namedparams()] == ['/0/0/W', '/1/W', '/2/0/W']
+    assert m[2].name == '1' and m[1].name == '2'
+
+
+def test_setitem_deletes_then_inserts():
+    a, b, c, x = (Linear(1, 1) for _ in range(4))
+    s = Sequential(a, b, c)
+    s[-1] = x                 # as Chainer: c goes, x lands before b
+    assert list(s) == [a, x, b]
+    assert children(s) == [(0, '0'), (1, '1'), (2, '2')]
+    with pytest.raises(ValueError, match='3 should be less than 3'):
+        s[3] = x
+    with pytest.raises(ValueError, match='of a Sequential class should be'):
+        s[0] = 3
+    with pytest.raises(TypeError):
+        s[0:2] = [x]
+    with pytest.raises(TypeError):
+        del s[0:2]
+
+
+def test_clear_leaves_every_other_child():
+    # Chainer's clear drops the first, third... children only; the others
+    # keep their names and parameters.
+    a, b, c, n = (Linear(1, 1) for _ in range(4))
+    s = Sequential(a, b, c)   # children a, c, b
+    s.clear()
+    assert len(s) == 0 and list(s.children()) == [c] and c.name == '1'
+    s.append(n)
+    assert list(s.children()) == [n, c] and [n.name, c.name] == ['0', '1']
 
 
 def test_add_and_iadd():
