@@ -1038,3 +1038,42 @@ def test_ops_without_kernels_are_replayed_interpreted():
     F.sum(ys).backward()
     F.sum(yd).backward()
     _same_grads(s, d)
+
+
+class _ResidualRelu(chainer.Chain):
+    """relu(h @ W) + h (the sum of two arrays of one shape), and h + h."""
+
+    def __init__(self):
+        super().__init__()
+        rng = numpy.random.RandomState(11)
+        with self.init_scope():
+            self.W = chainer.Parameter(rng.randn(6, 6).astype(numpy.float32))
+
+    @chainer.static_graph
+    def forward(self, x):
+        h = F.relu(x @ self.W) + x
+        h = F.relu(h @ self.W) + h
+        return F.sum(h + h)
+
+
+def test_compiled_replay_relu_and_sums():
+    s, d = _twins(_ResidualRelu)
+    rng = numpy.random.RandomState(8)
+    for i in range(4):
+        x0 = rng.randn(5, 6).astype(numpy.float32)
+        xs, xd = chainer.Variable(x0), chainer.Variable(x0.copy())
+        s.cleargrads()
+        d.cleargrads()
+        ys, yd = _call(s, True, xs), _call(d, False, xd)
+        assert _replayed(ys) == (i > 1)
+        _same(ys.array, yd.array)
+        ys.backward()
+        yd.backward()
+        _same(xs.grad, xd.grad)
+        _same_grads(s, d)
+    assert s.static_schedule.compiled is not None
+    # against float64 arithmetic
+    x64, W64 = x0.astype(numpy.float64), d.W.array.astype(numpy.float64)
+    h1 = numpy.maximum(x64 @ W64, 0) + x64
+    numpy.testing.assert_allclose(
+        ys.array, 2 * (numpy.maximum(h1 @ W64, 0) + h1).sum(), rtol=1e-5)

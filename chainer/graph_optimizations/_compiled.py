@@ -31,7 +31,7 @@ _generic = numpy.generic
 # A forward takes the op's input arrays and returns its one output array; the
 # gradient maker takes the indexes of the inputs to differentiate and returns
 # a function of (inputs..., output, gy) giving their gradients as a tuple, or
-# the string 'same' for an op that hands gy on as it is (one input).  The
+# the string 'same' for an op that hands gy on as it is (to each input).  The
 # third item says which of (inputs..., output) the gradients read: the
 # others are not kept for backward (they get None).
 
@@ -126,14 +126,38 @@ def _constant_kernels(op, xs, ys, mul):
     return (lambda x: x * c), grads, (False, False)
 
 
+def _relu_kernels(op, xs, ys):
+    from chainer.functions.activation.relu import _masked
+    if not _floats(xs):
+        return None
+    zero = xs[0].dtype.type(0)
+    maximum = numpy.maximum
+
+    def fwd(x):
+        return maximum(x, zero)
+    return fwd, lambda target: (
+        lambda x, y, gy: (_masked(gy, y > 0),)), (False, True)
+
+
+def _add_kernels(op, xs, ys):
+    a, b = xs
+    if not _floats(xs) or a.dtype != b.dtype or a.shape != b.shape:
+        return None  # (a broadcast: the interpreted replay sums it back)
+    return operator.add, lambda target: 'same', (False, False, False)
+
+
 def _kernels():
+    from chainer.functions.activation.relu import ReLU
     from chainer.functions.activation.tanh import Tanh
-    from chainer.functions.math.basic_math import AddConstant, MulConstant
+    from chainer.functions.math.basic_math import (Add, AddConstant,
+                                                   MulConstant)
     from chainer.functions.math.matmul import MatMul
     from chainer.functions.math.sum import Sum
     return {
         MatMul: _matmul_kernels,
         Tanh: _tanh_kernels,
+        ReLU: _relu_kernels,
+        Add: _add_kernels,
         Sum: _sum_kernels,
         MulConstant: lambda op, xs, ys: _constant_kernels(op, xs, ys, True),
         AddConstant: lambda op, xs, ys: _constant_kernels(op, xs, ys, False),
@@ -211,8 +235,9 @@ class Compiled:
             if g is None:
                 continue
             fn = self._grads[s](target)
-            if fn == 'same':
-                add(slots[0], g)
+            if fn == 'same':  # gy itself, to each input differentiated
+                for k in slots:
+                    add(k, g)
                 continue
             ns['B{}'.format(s)] = fn
             outs = ['t{}'.format(n + j) for j in range(len(slots))]
