@@ -36,13 +36,12 @@ class Device:
         return hash(self.name)
 
     def __enter__(self):
-        self._context = self.create_context()
-        self._context.__enter__()
-        return self
+        raise RuntimeError(
+            'Device class does not support runtime context using `with` '
+            'statement. Use chainer.using_device instead.')
 
     def __exit__(self, *exc):
-        context, self._context = self._context, None
-        return context.__exit__(*exc)
+        pass
 
     def create_context(self):
         """A context manager that makes this device current."""
@@ -54,14 +53,17 @@ class Device:
     def send(self, arrays):
         """Transfers an array, or a list/tuple of arrays, to this device.
 
-        ``None`` (alone or as an entry) is kept as it is.
+        ``None`` (alone or as an entry) is kept as it is; an object listed
+        twice is sent once.
         """
-        if arrays is None:
-            return None
-        if isinstance(arrays, (list, tuple)):
-            return type(arrays)(
-                None if a is None else self.send_array(a) for a in arrays)
-        return self.send_array(arrays)
+        if not isinstance(arrays, (list, tuple)):
+            return self.send_array(arrays)
+        sent = {}
+        for a in arrays:
+            if a is not None and id(a) not in sent:
+                sent[id(a)] = self.send_array(a)
+        return type(arrays)(
+            None if a is None else sent[id(a)] for a in arrays)
 
     def use(self):
         """Makes this device current (a no-op on the CPU)."""
@@ -103,19 +105,16 @@ def get_device(device_spec):
     """
     if isinstance(device_spec, Device):
         return device_spec
-    if device_spec is numpy:
-        return _cpu_device
     if isinstance(device_spec, str):
         spec = device_spec
         if spec == '@numpy':
             return _cpu_device
         if spec.startswith('@cupy:'):
-            return _gpu_module().GpuDevice.from_device_id(
-                _parse_id(spec[6:], device_spec))
+            # Chainer parses the id before it looks for CUDA.
+            return _gpu_module().GpuDevice.from_device_id(int(spec[6:]))
         if spec == '@intel64':
-            raise ValueError(
-                'get_device: iDeep (@intel64) is not supported by chainer-ng; '
-                'use \'@numpy\'')
+            from chainer.backends import intel64
+            intel64.check_ideep_available()
         if spec.startswith('@'):
             raise ValueError(
                 'Device specifiers starting with \'@\' must be followed by a '
@@ -130,8 +129,8 @@ def get_device(device_spec):
                 'ChainerX is not available. Note that device specifiers '
                 'without \'@\' prefix are assumed to be ChainerX device '
                 'specifiers.'.format(spec)) from None
-    if isinstance(device_spec, (int, numpy.integer)) and \
-            not isinstance(device_spec, bool):
+    if isinstance(device_spec, (int, numpy.integer)):
+        # bool is an int here too: False names GPU 0, as in Chainer.
         if device_spec < 0:
             return _cpu_device
         return _gpu_module().GpuDevice.from_device_id(int(device_spec))
@@ -139,16 +138,9 @@ def get_device(device_spec):
     if cuda.available and isinstance(device_spec, cuda.Device):
         return cuda.GpuDevice(device_spec)
     raise TypeError(
-        'get_device: invalid device specifier {!r} of type {}'.format(
-            device_spec, type(device_spec).__name__))
-
-
-def _parse_id(text, spec):
-    try:
-        return int(text)
-    except ValueError:
-        raise ValueError(
-            'get_device: invalid device specifier {!r}'.format(spec)) from None
+        'Device specifier must be a backend.Device, cuda.Device, '
+        'chainerx.Device, integer or a string. Actual: {}'.format(
+            type(device_spec)))
 
 
 def get_device_from_array(*arrays):

@@ -489,7 +489,7 @@ class Link(device_resident.DeviceResident):
                 # An uninitialized parameter takes the loaded shape.
                 param.initialize(data.shape)
                 xp = param.xp
-                with backend.get_device_from_array(param.array):
+                with backend.get_device_from_array(param.array).create_context():
                     param.array[...] = xp.asarray(data)
         for name in sorted(self._persistent):
             value = serializer(name, d[name])

@@ -151,3 +151,58 @@ def test_intel64_is_refused_as_chainer_without_ideep4py():
         with pytest.raises(RuntimeError) as info:
             call()
         assert str(info.value) == message
+
+
+def test_get_device_errors_in_chainer_words():
+    with pytest.raises(TypeError) as info:
+        chainer.get_device(numpy)   # a module is no specifier there
+    assert str(info.value) == (
+        'Device specifier must be a backend.Device, cuda.Device, '
+        "chainerx.Device, integer or a string. Actual: <class 'module'>")
+    with pytest.raises(ValueError, match=r"^invalid literal for int\(\) with "
+                       "base 10: 'x'$"):
+        chainer.get_device('@cupy:x')   # the id is read before CUDA is sought
+    with pytest.raises(RuntimeError, match='^iDeep is not available'):
+        chainer.get_device('@intel64')
+    if not cuda.available:
+        for spec in (False, True, 0, '0'):
+            with pytest.raises(RuntimeError, match='^CUDA environment'):
+                chainer.get_device(spec)
+
+
+def test_device_send_converts_scalars_and_refuses_the_rest():
+    cpu = chainer.get_device('@numpy')
+    out = cpu.send([1, 2.5])
+    assert type(out) is list and out[0].dtype == numpy.int64 and out[1] == 2.5
+    assert repr(cpu.send('a')) == "array('a', dtype='<U1')"
+    assert cpu.send_array(None) is None
+    for value in ([numpy.ones(1), [numpy.ones(1)]], {'a': 1},
+                  chainer.Variable(numpy.ones(1))):
+        with pytest.raises(TypeError) as info:
+            cpu.send(value)
+        inner = value[1] if isinstance(value, list) else value
+        assert str(info.value) == (
+            'Array cannot be converted into an numpy.ndarray\n'
+            'Actual type: {}.'.format(type(inner)))
+    assert repr(cuda.to_cpu((1, 2))) == '(array(1), array(2))'
+    with pytest.raises(RuntimeError, match='^Device class does not support '
+                       'runtime context using `with` statement. Use '
+                       'chainer.using_device instead.$'):
+        with cpu:
+            pass
+
+
+def test_cuda_dummies_without_gpu():
+    if cuda.available:
+        pytest.skip('a GPU is available')
+    assert cuda.get_device_from_id(-1) is cuda.DummyDevice
+    assert cuda.get_device_from_id(None) is cuda.DummyDevice
+    with pytest.warns(DeprecationWarning, match='^get_device is deprecated'):
+        assert cuda.get_device(numpy.ones(1)) is cuda.DummyDevice
+    with pytest.warns(DeprecationWarning):
+        with pytest.raises(RuntimeError, match='^CUDA environment'):
+            cuda.get_device(-1)
+    cuda.Device(3)   # a dummy class that takes anything
+    assert cuda.get_max_workspace_size() == 0
+    with pytest.raises(RuntimeError, match=r'^cuDNN is not enabled\.$'):
+        cuda.get_cudnn_dropout_states()

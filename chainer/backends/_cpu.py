@@ -21,16 +21,16 @@ class CpuDevice(backend.Device):
         return None
 
     def send_array(self, array):
-        if isinstance(array, numpy.ndarray):
+        if array is None or isinstance(array, numpy.ndarray):
             return array
-        if isinstance(array, numpy.generic):
-            return numpy.asarray(array)
         from chainer.backends import cuda
         if cuda.available and isinstance(array, cuda.ndarray):
             return array.get()
+        if numpy.isscalar(array):  # Python and NumPy scalars, str too
+            return numpy.asarray(array)
         raise TypeError(
-            'CpuDevice.send: expected a numpy or cupy array, got {}'.format(
-                type(array).__name__))
+            'Array cannot be converted into an numpy.ndarray\n'
+            'Actual type: {}.'.format(type(array)))
 
 
 def _to_cpu(array):

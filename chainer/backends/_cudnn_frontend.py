@@ -158,7 +158,7 @@ def graph_key(op, arrays, attrs=()):
                          for k, v in dict(attrs).items())),
             bool(config.cudnn_deterministic), bool(config.autotune),
             cuda.should_use_cudnn_tensor_core(dtype),
-            cuda.get_max_workspace_size())
+            cuda._max_workspace_size)
 
 
 # --- graphs ---------------------------------------------------------------------
@@ -246,7 +246,7 @@ def _build(graph, dtype):
         notes.append(fe.numerical_note.TENSOR_CORE)
     if notes:
         graph.deselect_numeric_notes(notes)
-    graph.deselect_workspace_greater_than(cuda.get_max_workspace_size())
+    graph.deselect_workspace_greater_than(cuda._max_workspace_size)
     graph.check_support()
     if config.autotune:
         graph.build_plans(fe.build_plan_policy.ALL)
@@ -287,7 +287,7 @@ def _autotune(plan, pack, handle):
             size = graph.get_workspace_size_plan_at_index(i)
         except Exception:  # a plan that does not build here is skipped
             continue
-        if size > cuda.get_max_workspace_size():
+        if size > cuda._max_workspace_size:
             continue
         workspace = cupy.empty(size, cupy.uint8) if size else None
         ptr = workspace.data.ptr if size else None

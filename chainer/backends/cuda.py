@@ -49,9 +49,9 @@ except Exception as e:  # ImportError, or a broken CUDA install
         def set(self, arr, stream=None):
             pass
 
-    class Device:  # NOQA
-        def __init__(self, device=None):
-            check_cuda_available()
+    class Device:  # NOQA  (a dummy, as in Chainer: it takes anything)
+        def __init__(self, *args, **kwargs):
+            pass
 
     class Event:  # NOQA
         pass
@@ -94,8 +94,10 @@ def get_cudnn_dropout_states():
 
 def get_cudnn_dropout_states_core(thread_id):
     """Returns the cuDNN dropout states for ``thread_id`` on the current device."""
-    legacy = getattr(cupy, 'cudnn', None) if available else None
-    if not _cudnn_enabled() or legacy is None:
+    if not _cudnn_enabled():
+        raise RuntimeError('cuDNN is not enabled.')
+    legacy = getattr(cupy, 'cudnn', None)
+    if legacy is None:
         raise RuntimeError(
             'cuDNN dropout states are not available: they need '
             "CuPy's cupy.cudnn (removed in CuPy 14); chainer-ng's dropout "
@@ -204,11 +206,12 @@ class GpuDevice(backend.Device):
 
 
 def get_device_from_id(device_id):
-    """Returns ``cupy.cuda.Device(device_id)``, or the dummy for None."""
-    if device_id is None:
+    """Returns ``cupy.cuda.Device(device_id)``, or the dummy for None or a
+    negative id."""
+    if device_id is None or device_id < 0:
         return DummyDevice
     check_cuda_available()
-    return Device(device_id)
+    return Device(int(device_id))
 
 
 def get_device_from_array(*arrays):
@@ -224,9 +227,17 @@ def get_device_from_array(*arrays):
 def get_device(*args):
     """Deprecated: use :func:`get_device_from_id` or
     :func:`get_device_from_array`."""
+    import warnings
+    warnings.warn('get_device is deprecated. Please use get_device_from_id or'
+                  ' get_device_from_array instead.', DeprecationWarning)
     for arg in args:
-        if isinstance(arg, int) and not isinstance(arg, bool):
-            return get_device_from_id(arg) if arg >= 0 else DummyDevice
+        # any int, -1 too, asks for CUDA there
+        if isinstance(arg, (int, numpy.integer)) and \
+                not isinstance(arg, bool):
+            check_cuda_available()
+            return Device(int(arg))
+        if available and isinstance(arg, Device):
+            return arg
         if available and isinstance(arg, ndarray):
             return arg.device
     return DummyDevice
@@ -281,22 +292,15 @@ def to_gpu(array, device=None, stream=None):
 
 
 def _array_to_cpu(array, stream):
-    if array is None:
-        return None
-    if isinstance(array, numpy.ndarray):
-        return array
-    if isinstance(array, numpy.generic):
-        return numpy.asarray(array)
     if available and isinstance(array, ndarray):
         with array.device:
             return array.get(stream)
-    raise TypeError(
-        'to_cpu: expected a numpy or cupy array, got {}'.format(
-            type(array).__name__))
+    return backend.CpuDevice().send_array(array)
 
 
 def to_cpu(array, stream=None):
-    """Copies an array (or a list/tuple of arrays) to the host."""
+    """Copies an array (or a list/tuple of arrays) to the host; scalars
+    become 0-dim arrays."""
     if isinstance(array, (list, tuple)):
         return type(array)(_array_to_cpu(a, stream) for a in array)
     return _array_to_cpu(array, stream)
@@ -359,7 +363,8 @@ _max_workspace_size = 8 * 1024 * 1024
 
 
 def get_max_workspace_size():
-    return _max_workspace_size
+    # 0 without cuDNN, as in Chainer
+    return _max_workspace_size if _cudnn_enabled() else 0
 
 
 def set_max_workspace_size(size):

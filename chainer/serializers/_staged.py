@@ -219,7 +219,7 @@ def _copy_into(dst, src, key, dry):
         numpy.copyto(dst, backend.CpuDevice().send(src))
     else:
         xp = backend.get_array_module(dst)
-        with backend.get_device_from_array(dst):
+        with backend.get_device_from_array(dst).create_context():
             dst[...] = xp.asarray(src)
 
 
