@@ -185,7 +185,8 @@ def get_array_module(*args):
 def copyto(dst, src):
     """Copies ``src`` into ``dst`` across devices (CPU and GPU)."""
     if isinstance(dst, numpy.ndarray):
-        numpy.copyto(dst, _cpu_device.send_array(src))
+        # a list or tuple is sent entry by entry, as Chainer does
+        numpy.copyto(dst, _cpu_device.send(src))
         return
     cuda = _gpu_module()
     if cuda.available and isinstance(dst, cuda.ndarray):
@@ -196,8 +197,7 @@ def copyto(dst, src):
                 cuda.cupy.copyto(dst, src)
         return
     raise TypeError(
-        'copyto: cannot copy to {}, expected a numpy or cupy array'.format(
-            type(dst).__name__))
+        'cannot copy to non-array object of type {}'.format(type(dst)))
 
 
 def _get_array_types():

@@ -133,9 +133,9 @@ class DeviceResident:
 
         Deprecated, as in Chainer 7: use ``to_device('@cupy:N')``.
         """
-        _warn_deprecated('to_gpu', '@cupy:N')
         from chainer.backends import cuda
-        cuda.check_cuda_available()
+        cuda.check_cuda_available()   # before the warning, as in Chainer
+        _warn_deprecated('to_gpu', '@cupy:N')
         if device is None:
             device = cuda.cuda.Device().id
         if not isinstance(device, backend.Device):
@@ -152,7 +152,7 @@ class DeviceResident:
 
     def to_chx(self):
         """Not supported: ChainerX is not part of chainer-ng."""
-        raise RuntimeError('to_chx: ChainerX is not available in chainer-ng')
+        raise RuntimeError('ChainerX is not available.')
 
     def from_chx(self):
         """A no-op (arrays are never ChainerX arrays here); returns

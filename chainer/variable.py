@@ -660,12 +660,11 @@ class Variable:
         intel64.check_ideep_available()
 
     def to_chx(self):
-        raise RuntimeError('Variable.to_chx: ChainerX is not supported by '
-                           'chainer-ng')
+        # Chainer's words where ChainerX is not built in
+        raise RuntimeError('ChainerX is not available.')
 
     def from_chx(self):
-        raise RuntimeError('Variable.from_chx: ChainerX is not supported '
-                           'by chainer-ng')
+        """A no-op: the array is never a ChainerX array here."""
 
     def as_layout(self, layout):
         """Returns the variable converted to the memory layout ``layout``

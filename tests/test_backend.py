@@ -206,3 +206,36 @@ def test_cuda_dummies_without_gpu():
     assert cuda.get_max_workspace_size() == 0
     with pytest.raises(RuntimeError, match=r'^cuDNN is not enabled\.$'):
         cuda.get_cudnn_dropout_states()
+
+
+def test_copyto_sends_lists_entry_by_entry():
+    dst = numpy.zeros(3, numpy.float32)
+    backend.copyto(dst, (1, 2, 3))
+    numpy.testing.assert_array_equal(dst, [1, 2, 3])
+    with pytest.raises(TypeError, match='^Array cannot be converted'):
+        backend.copyto(dst, [[1, 2, 3]])
+    with pytest.raises(TypeError) as info:
+        backend.copyto([1], numpy.ones(3))
+    assert str(info.value) == (
+        "cannot copy to non-array object of type <class 'list'>")
+
+
+def test_chainerx_conversions_in_chainer_words():
+    v = chainer.Variable(numpy.ones(1))
+    assert v.from_chx() is None   # a no-op
+    for call in (v.to_chx, chainer.Parameter().to_chx,
+                 chainer.links.Linear(1, 1).to_chx):
+        with pytest.raises(RuntimeError) as info:
+            call()
+        assert str(info.value) == 'ChainerX is not available.'
+
+
+def test_link_to_gpu_checks_cuda_before_it_warns():
+    if cuda.available:
+        pytest.skip('a GPU is available')
+    import warnings
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter('always')
+        with pytest.raises(RuntimeError, match='^CUDA environment'):
+            chainer.links.Linear(1, 1).to_gpu()
+    assert caught == []
