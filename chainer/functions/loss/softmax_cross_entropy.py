@@ -52,8 +52,8 @@ class SoftmaxCrossEntropy(FunctionNode):
         _check_types(x, t, soft)
         if not soft:
             self._check_labels(x, t)
-        if not self.cache_score or self.enable_double_backprop:
-            self.retain_inputs((0,))
+        # both, always, as Chainer (hooks see them in backward)
+        self.retain_inputs((0, 1))
         self._t = t
         self._n = x.shape[0]
         # log_y = x - logsumexp(x), in Chainer's order of operations, so
@@ -131,11 +131,12 @@ class SoftmaxCrossEntropy(FunctionNode):
             return None, None
         if self.enable_double_backprop:
             return self._backward_differentiable(gy), None
-        return _SoftmaxCrossEntropyGrad(self).apply((gy,))[0], None
+        x, t = self.get_retained_inputs()
+        return _SoftmaxCrossEntropyGrad(self).apply((x, t, gy))[0], None
 
     def _backward_differentiable(self, gy):
         from chainer.functions.loss._util import softmax
-        x, = self.get_retained_inputs()
+        x = self.get_retained_inputs()[0]
         xp = x.xp
         y = softmax(x)
         t = self._t
@@ -230,17 +231,18 @@ def _onehot(xp, tt, n_class, dtype):
 
 
 class _SoftmaxCrossEntropyGrad(FunctionNode):
-    """The gradient without a graph (``enable_double_backprop=False``)."""
+    """The gradient without a graph (``enable_double_backprop=False``); its
+    inputs are Chainer's, ``(x, t, gy)``."""
 
     def __init__(self, func):
         self.func = func
 
     @property
     def label(self):
-        return 'SoftmaxCrossEntropyGrad'
+        return '_SoftmaxCrossEntropyGrad_NoDoubleBackprop'
 
     def forward(self, inputs):
-        return self.func.grad_array(inputs[0]),
+        return self.func.grad_array(inputs[2]),
 
     def backward(self, indexes, grad_outputs):
         raise RuntimeError(

@@ -255,3 +255,24 @@ def test_class_weight_is_checked_first(class_weight, match):
     with pytest.raises(ValueError, match=match):
         F.softmax_cross_entropy(x, numpy.array([0, 1]),
                                 class_weight=class_weight)
+
+
+def test_backward_as_hooks_see_it_in_chainer():
+    # the loss keeps x and t for backward, and its gradient is the node
+    # _SoftmaxCrossEntropyGrad_NoDoubleBackprop of (x, t, gy), as in Chainer
+    seen = []
+
+    class Hook(chainer.FunctionHook):
+        def forward_preprocess(self, function, in_data):
+            seen.append((function.label, len(in_data)))
+
+        def backward_preprocess(self, function, in_data, out_grad):
+            seen.append((function.label, [d is None for d in in_data]))
+
+    x = chainer.Variable(numpy.ones((2, 3), numpy.float32))
+    t = numpy.array([0, 2], numpy.int32)
+    loss = F.softmax_cross_entropy(x, t)
+    with Hook():
+        loss.backward()
+    assert seen == [('SoftmaxCrossEntropy', [False, False]),
+                    ('_SoftmaxCrossEntropyGrad_NoDoubleBackprop', 3)]
