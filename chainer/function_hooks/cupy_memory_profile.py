@@ -11,10 +11,7 @@ _UNITS = (('GB', 1024 ** 3), ('MB', 1024 ** 2), ('KB', 1024), ('B', 1))
 
 def _require_cupy(who):
     from chainer.backends import cuda
-    if not cuda.available:
-        raise RuntimeError(
-            '{} needs CuPy, which is not available: install cupy (for '
-            'example `pip install cupy-cuda12x`)'.format(who))
+    cuda.check_cuda_available()   # Chainer's words
     return cuda.cupy
 
 
@@ -108,8 +105,7 @@ class CupyMemoryProfileHook(function_hook.FunctionHook):
         scales = dict(_UNITS)
         summary = self.summary()
         if unit not in scales and unit not in ('auto', 'auto_foreach'):
-            raise KeyError("unit must be one of 'B', 'KB', 'MB', 'GB', "
-                           "'auto' or 'auto_foreach', got {!r}".format(unit))
+            raise KeyError(unit)   # as Chainer's table lookup
         if unit == 'auto':
             largest = max([max(r['used_bytes'], r['acquired_bytes'])
                            for r in summary.values()] + [0])
