@@ -46,10 +46,11 @@ class DotNode:
         self.node = node
         self.id_ = id(node)
         label = node.label
-        if isinstance(node, variable_module.VariableNode) and show_name \
-                and node.name is not None:
+        is_var = isinstance(node, variable_module.VariableNode)
+        if is_var and show_name and node.name is not None:
             label = '{}: {}'.format(node.name, label)
-        self.attribute = {'label': label}
+        # the shape a style without one keeps, as in Chainer
+        self.attribute = {'label': label, 'shape': 'oval' if is_var else 'box'}
         if attribute is not None:
             self.attribute.update(attribute)
 

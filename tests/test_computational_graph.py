@@ -100,7 +100,8 @@ def test_styles_rankdir_show_name(graph):
     rankdir, nodes, _ = _parse(dot)
     assert rankdir == 'LR'
     assert nodes[str(id(x.node))] == 'label="(2, 3), float32",shape="box"'
-    assert nodes[str(id(w.creator))] == 'label="_ + _",color="red"'
+    assert nodes[str(id(w.creator))] == \
+        'label="_ + _",shape="box",color="red"'  # box kept, as Chainer
     dot = c.build_computational_graph([w], variable_style=None,
                                       function_style=None).dump()
     _, nodes, _ = _parse(dot)
@@ -124,8 +125,11 @@ def test_dotnode():
     # quotes are escaped so the dot stays valid
     assert n.label == '{} [label="a\\"b: (3), float32",shape="oval"]'.format(
         id(x.node))
-    assert c.DotNode(x.node, show_name=False).attribute['label'] == \
-        '(3), float32'
+    assert c.DotNode(x.node, show_name=False).attribute == {
+        'label': '(3), float32', 'shape': 'oval'}
+    f = F.relu(x).creator
+    assert c.DotNode(f, {'label': 'Q'}).attribute == {'label': 'Q',
+                                                      'shape': 'box'}
     with pytest.raises(TypeError, match='DotNode'):
         c.DotNode(object())
 
