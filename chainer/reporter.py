@@ -69,8 +69,8 @@ class Reporter:
         self.observation = {}
 
     def __enter__(self):
+        # ``with reporter as r:`` gives None, as in Chainer
         _reporters().append(self)
-        return self
 
     def __exit__(self, exc_type, exc_value, traceback):
         _reporters().pop()

@@ -149,3 +149,10 @@ def test_summary_squares_float16_and_float32_values_in_float64():
     assert mean == (x[0] + 0.5 * x[1]) / 1.5
     assert std == numpy.sqrt((x[0] ** 2 + 0.5 * x[1] * x[1]) / 1.5 -
                              mean * mean)
+
+
+def test_with_reporter_gives_none():
+    reporter = chainer.Reporter()
+    with reporter as entered:
+        assert entered is None   # as in Chainer
+        assert chainer.get_current_reporter() is reporter
