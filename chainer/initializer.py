@@ -1,16 +1,14 @@
 """The Initializer base class."""
 
-import numpy
-
 
 def get_fans(shape):
     """(fan_in, fan_out) of a weight shape: ``(out, in, *kernel)``."""
     if not isinstance(shape, tuple):
         raise ValueError(
-            'shape must be a tuple, got {}'.format(type(shape).__name__))
+            'shape must be tuple. Actual type: {}'.format(type(shape)))
     if len(shape) < 2:
         raise ValueError(
-            'shape must be of length >= 2: shape={}'.format(shape))
+            'shape must be of length >= 2. Actual shape: {}'.format(shape))
     receptive = 1
     for s in shape[2:]:
         receptive *= s
@@ -25,7 +23,7 @@ class Initializer:
     """
 
     def __init__(self, dtype=None):
-        self.dtype = None if dtype is None else numpy.dtype(dtype)
+        self.dtype = dtype  # as given (a type, a str...), as in Chainer
 
     def __call__(self, array):
         raise NotImplementedError

@@ -10,13 +10,14 @@ class DtypeMismatchError(ValueError, AssertionError):
     """
 
 
-def check_dtype(initializer, array):
+def check_dtype(initializer, array, message=True):
+    """Chainer's assertion, in its words: ``'float32 != <class
+    'numpy.float16'>'`` (the dtype as the initializer was given it), or
+    no message at all for the constant initializers (``message=False``)."""
     dtype = initializer.dtype
     if dtype is not None and array.dtype != dtype:
         raise DtypeMismatchError(
-            '{}: dtype mismatch, the initializer has dtype {} but the array '
-            'has dtype {}'.format(type(initializer).__name__, dtype,
-                                  array.dtype))
+            '{} != {}'.format(array.dtype, dtype) if message else '')
 
 
 def pop_rng(name, kwargs):

@@ -14,7 +14,7 @@ class _Constant(Initializer):
     fill_value = None
 
     def __call__(self, array):
-        check_dtype(self, array)
+        check_dtype(self, array, message=False)
         value = self.fill_value
         if not numpy.isscalar(value):
             value = backend.get_device_from_array(array).send(
@@ -38,6 +38,12 @@ class Constant(_Constant):
     """
 
     def __init__(self, fill_value, dtype=None):
+        if not (numpy.isscalar(fill_value) or
+                backend.get_array_module(fill_value) is not numpy or
+                isinstance(fill_value, numpy.ndarray)):
+            raise ValueError(
+                'fill_value must be either scalar, numpy.ndarray, '
+                'cupy.ndarray or chainerx.ndarray.')
         self.fill_value = fill_value
         super().__init__(dtype)
 
@@ -73,11 +79,11 @@ class Identity(Initializer):
         super().__init__(dtype)
 
     def __call__(self, array):
-        check_dtype(self, array)
+        check_dtype(self, array, message=False)
         shape = array.shape
         if len(shape) != 2 or shape[0] != shape[1]:
             raise ValueError(
                 'Identity matrix initialization can only be used for 2D '
-                'squared matrices (got shape {})'.format(shape))
+                'squared matrices.')
         xp = backend.get_array_module(array)
         array[...] = xp.identity(shape[0]) * self.scale

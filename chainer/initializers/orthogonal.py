@@ -44,15 +44,15 @@ class Orthogonal(Initializer):
 
     def __call__(self, array):
         check_dtype(self, array)
-        if array.size == 0:
-            raise ValueError('Orthogonal: the array to be initialized must '
-                             'be non-empty')
         xp = backend.get_array_module(array)
         rng = xp.random if self.rng is None else self.rng
         shape = array.shape
         if array.ndim == 0:
-            array[...] = self.scale if float(rng.normal()) >= 0 else -self.scale
+            # a random sign, drawn as Chainer draws it
+            array[...] = self.scale * (2 * int(rng.randint(2)) - 1)
             return
+        if array.size == 0:
+            raise ValueError('Array to be initialized must be non-empty.')
         # As Chainer: the first axis is the output, the rest the input (a
         # vector is one column: a 1-dim input).
         n_out, n_in = shape[0], array.size // shape[0]
@@ -62,10 +62,10 @@ class Orthogonal(Initializer):
         if transpose:
             a = a.T
         q, r = xp.linalg.qr(a)
-        q *= xp.sign(xp.diagonal(r))
+        q *= xp.copysign(self.scale, xp.diagonal(r))
         if transpose:
             q = q.T
-        array[...] = (self.scale * q).reshape(shape)
+        array[...] = q.reshape(shape)
 
     def _check_mode(self, shape, n_in, n_out):
         mode = self.mode

@@ -50,3 +50,34 @@ def test_get_initializer():
     assert I._get_initializer(f) is f
     with pytest.raises(TypeError, match='invalid type of initializer'):
         I._get_initializer(object())
+
+
+def test_chainer_words_and_dtypes_as_given():
+    init = I.Normal(dtype=numpy.float16)
+    assert init.dtype is numpy.float16   # kept as given, as in Chainer
+    assert I.Constant(1, dtype='f').dtype == 'f'
+    with pytest.raises(AssertionError) as info:
+        init(numpy.empty((2, 2), numpy.float32))
+    assert str(info.value) == "float32 != <class 'numpy.float16'>"
+    with pytest.raises(AssertionError) as info:
+        I.Zero(dtype=numpy.float16)(numpy.empty(2, numpy.float32))
+    assert str(info.value) == ''
+    with pytest.raises(ValueError) as info:
+        I.generate_array(init, (2,), numpy, dtype=numpy.float64)
+    assert str(info.value) == (
+        "dtype mismatch: <class 'numpy.float64'> != <class 'numpy.float16'>")
+    with pytest.raises(ValueError) as info:
+        I.Identity()(numpy.empty((2, 3), numpy.float32))
+    assert str(info.value) == ('Identity matrix initialization can only be '
+                               'used for 2D squared matrices.')
+    with pytest.raises(ValueError) as info:
+        I.Constant([1, 2])
+    assert str(info.value) == ('fill_value must be either scalar, '
+                               'numpy.ndarray, cupy.ndarray or '
+                               'chainerx.ndarray.')
+    with pytest.raises(ValueError) as info:
+        I.HeNormal()(numpy.empty(3, numpy.float32))
+    assert str(info.value) == 'shape must be of length >= 2. Actual shape: (3,)'
+    with pytest.raises(ValueError) as info:
+        chainer.initializer.get_fans([2, 3])
+    assert str(info.value) == "shape must be tuple. Actual type: <class 'list'>"

@@ -68,3 +68,15 @@ def test_vector_is_one_column():
         I.Orthogonal(mode='basis')(a)
     I.Orthogonal(mode='embedding', scale=2.)(a)
     numpy.testing.assert_allclose(numpy.linalg.norm(a), 2., rtol=1e-6)
+
+
+def test_zero_dim_draws_a_sign_as_chainer():
+    # Chainer 7.8.1: numpy.random.randint(2) picks the sign (1 after seed 1)
+    numpy.random.seed(1)
+    a = numpy.empty((), numpy.float32)
+    I.Orthogonal()(a)
+    assert a == numpy.float32(1.1)
+    assert numpy.random.randint(100) == 12   # one draw consumed
+    with pytest.raises(ValueError) as info:
+        I.Orthogonal()(numpy.empty((0, 3), numpy.float32))
+    assert str(info.value) == 'Array to be initialized must be non-empty.'
