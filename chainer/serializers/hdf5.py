@@ -199,6 +199,16 @@ class HDF5Deserializer(_staged.StagedDeserializer):
         return HDF5Deserializer(sub, self.strict, _path=path + '/',
                                 _staging=self._staging)
 
+    def _missing_key_error(self, key):
+        # h5py's own KeyError, which Chainer users see (its lookup is
+        # read-only: a missing name opens nothing)
+        if self.group is not None:
+            try:
+                self.group[key[len(self.path):]]
+            except KeyError as e:
+                return e
+        return super()._missing_key_error(key)
+
     def _read(self, key, value):
         name = key[len(self.path):]
         dataset = None if self.group is None else _follow(self.group, name,

@@ -187,3 +187,21 @@ def test_links_are_refused(kind, tmp_path):
         hdf5.load_hdf5(fn, dst)
     assert bytes_of(dst) == before
     assert not (dst.l1.W.array == 7).all()
+
+
+@needs_h5py
+def test_missing_dataset_is_h5pys_keyerror(tmp_path):
+    # what Chainer users see: h5py's own KeyError for the lookup
+    from chainer import links
+    path = str(tmp_path / 'm.h5')
+    hdf5.save_hdf5(path, links.Linear(2, 2))
+    target = Chain()
+    with target.init_scope():
+        target.extra = Parameter(numpy.zeros(2, numpy.float32))
+    with pytest.raises(KeyError) as info:
+        hdf5.load_hdf5(path, target)
+    with h5py.File(path, 'r') as f:
+        with pytest.raises(KeyError) as expected:
+            f['extra']
+    assert str(info.value) == str(expected.value)
+    assert "'extra'" in str(info.value)
