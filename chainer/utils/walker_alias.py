@@ -33,29 +33,28 @@ class WalkerAlias(device_resident.DeviceResident):
 
     def __init__(self, probs):
         super().__init__()
-        prob = numpy.array(probs, numpy.float64)
-        n = len(prob)
-        prob = prob / numpy.sum(prob) * n
-        order = numpy.argsort(prob, kind='stable')
-        threshold = numpy.ones(n, numpy.float64)
+        n = len(probs)
+        prob = numpy.array(probs, numpy.float32)
+        prob /= numpy.sum(prob)
+        threshold = numpy.empty(n, numpy.float32)
         values = numpy.zeros(n * 2, numpy.int32)
-        # The bins are filled in ascending order of probability: bin ``i``
-        # takes the i-th smallest outcome, and its alias is the smallest
-        # outcome still holding more than one bin's worth (``order[j]``),
-        # which gives away what bin ``i`` lacks. An outcome falling below
-        # one bin's worth gets its own bin later, as ``i`` reaches it.
-        j = numpy.searchsorted(prob[order], 1.0, side='left')
-        for i in range(n):
-            k = order[i]
-            threshold[i] = prob[k]
-            values[2 * i] = k
-            if j < n and j > i:
-                big = order[j]
-                values[2 * i + 1] = big
-                prob[big] -= 1.0 - prob[k]
-                if prob[big] < 1.0:
-                    j += 1
-        self.threshold = threshold.astype(numpy.float32)
+        # Chainer's table, bit for bit: the outcomes in ascending order of
+        # probability (ties by index) each take the next bin; one holding
+        # more than a bin's worth first becomes the alias of the earliest
+        # bins still without one, giving away what each lacks. The sums run
+        # in float64 and round to float32 when stored, as NumPy 1 did.
+        placed = 0   # bins taken so far
+        aliased = 0  # bins [0, aliased) have their alias
+        for k in numpy.argsort(prob, kind='stable'):
+            p = float(prob[k]) * n
+            while p > 1 and aliased < placed:
+                values[aliased * 2 + 1] = k
+                p -= 1.0 - float(threshold[aliased])
+                aliased += 1
+            threshold[placed] = p
+            values[placed * 2] = k
+            placed += 1
+        self.threshold = threshold
         self.values = values
 
     @property

@@ -61,3 +61,19 @@ def test_sample_xp_and_gpu_names():
     sampler = WalkerAlias([0.0, 1.0, 0.0])
     numpy.testing.assert_array_equal(sampler.sample_xp(numpy, (2, 3)), numpy.ones((2, 3)))
     assert callable(sampler.sample_gpu)
+
+
+@pytest.mark.parametrize('probs, threshold, values', [
+    # Chainer 7.8.1's tables (float32 thresholds, aliases of zero weights)
+    ([1, 1, 2, 0], [0.0, 1.0, 1.0, 1.0], [3, 2, 0, 0, 1, 0, 2, 0]),
+    ([3, 0, 0, 1], [0.0, 0.0, 1.0, 1.0], [1, 0, 2, 0, 3, 0, 0, 0]),
+    ([1, 2, 3, 4, 0, 5],
+     [0.0, 0.40000003576278687, 0.8000000715255737, 0.20000001788139343,
+      0.8000001907348633, 1.000000238418579],
+     [4, 2, 0, 3, 1, 3, 2, 5, 3, 5, 5, 0]),
+])
+def test_tables_as_chainer(probs, threshold, values):
+    sampler = WalkerAlias(numpy.array(probs))
+    assert sampler.threshold.dtype == numpy.float32
+    assert sampler.threshold.tolist() == threshold
+    assert sampler.values.tolist() == values
