@@ -90,7 +90,13 @@ class LocalConfig:
         setattr(self._local, name, value)
 
     def __delattr__(self, name):
-        delattr(self._local, name)
+        try:
+            delattr(self._local, name)
+        except AttributeError:
+            # Chainer's store is a plain threading.local
+            raise AttributeError(
+                "'_thread._local' object has no attribute {!r}".format(
+                    name)) from None
 
     def show(self, file=sys.stdout):
         """Prints the configuration seen by this thread."""

@@ -133,3 +133,14 @@ def test_numpy_scalars_print_as_under_numpy_1():
     code = ('import numpy; numpy.set_printoptions(legacy="1.13"); '
             'import chainer; print(numpy.get_printoptions()["legacy"])')
     assert _printed(code) == '1.13'
+
+
+def test_deleting_an_unset_local_value_in_chainer_words():
+    with pytest.raises(AttributeError) as info:
+        del chainer.config.train   # only the global value is set
+    assert str(info.value) == (
+        "'_thread._local' object has no attribute 'train'")
+    with chainer.using_config('train', False):
+        del chainer.config.train
+        assert chainer.config.train is True   # the global value again
+        chainer.config.train = False
