@@ -378,7 +378,9 @@ def _concat(g, func, name, bottoms, xs, y_shape):
 def _reshape(g, func, name, bottoms, xs, y_shape):
     dims = list(y_shape)
     if dims and xs[0].ndim and dims[0] == xs[0].shape[0]:
-        dims[0] = 0  # Caffe: copy the batch size, whatever it is
+        # Any batch size: Caffe infers a -1. (Caffe's 0, "copy the input's
+        # dim", is read as a zero-size dim by Chainer's CaffeFunction.)
+        dims[0] = -1
     g.add('Reshape', name, bottoms).reshape_param.shape.dim.extend(dims)
 
 

@@ -93,7 +93,11 @@ def test_cnn_round_trip(tmp_path):
     assert types == {'Input', 'Convolution', 'BatchNorm', 'Scale', 'ReLU',
                      'Eltwise', 'Sigmoid', 'Concat', 'LRN', 'Pooling',
                      'Deconvolution', 'Reshape', 'InnerProduct'}
-    # the same graph runs on another batch size (Reshape copies dim 0)
+    # the same graph runs on another batch size (Reshape infers dim 0, as
+    # Chainer's own CaffeFunction reads it: not Caffe's 0)
+    reshape, = [layer for layer in _read(tmp_path).layer
+                if layer.type == 'Reshape']
+    assert list(reshape.reshape_param.shape.dim) == [-1, 48]
     x3 = numpy.random.uniform(-1, 1, (3, 3, 9, 9)).astype(numpy.float32)
     y, = func(inputs={'data': x3}, outputs=[func.layers[-1][2][0]])
     assert y.shape == (3, 5)
