@@ -116,8 +116,10 @@ def prepare(image, size, mean_bgr):
     if size:
         image = image.resize(size)
     image = numpy.asarray(image, dtype=dtype)[:, :, ::-1]
-    image = image - numpy.array(mean_bgr, dtype=dtype)
-    return numpy.ascontiguousarray(image.transpose(2, 0, 1))
+    image -= numpy.array(mean_bgr, dtype=dtype)
+    # a view, as Chainer's (strides (-4, 12 W, 12) for float32): NumPy's
+    # sums of it then round as they do there
+    return image.transpose(2, 0, 1)
 
 
 def oversample(images, crop_dims):

@@ -52,6 +52,15 @@ def test_prepare_matches_reference():
         [[-44.68, -16.68, -7.68], [23.32, 29.32, -31.68]]], atol=1e-5)
 
 
+def test_prepare_returns_chainers_view():
+    # a BGR-flipped, transposed view of an (H, W, 3) array, as Chainer's:
+    # NumPy's sums of it round as they do there
+    x = vgg.prepare(IMAGE, size=(3, 2))
+    assert x.strides == (-4, 36, 12) and x.base is not None
+    image = (numpy.arange(30 * 40 * 3) % 255).astype('B').reshape(30, 40, 3)
+    assert float(vgg.prepare(image).sum()) == 1692209.0   # Chainer's print
+
+
 def test_prepare_inputs():
     from PIL import Image
     pil = vgg.prepare(Image.fromarray(IMAGE), size=None)
