@@ -5,12 +5,6 @@ import sys
 from chainer.training import extension
 from chainer.training.extensions import util
 
-# Chainer 7.8.1 draws the trainer's bar on the ``sys.stdout`` of the time
-# the module was imported, whatever ``out`` says (``out`` is kept, unused
-# for drawing); programs recorded under it print the bar there, so we do
-# the same.
-_STDOUT = sys.stdout
-
 
 class _TrainerProgressBar(util.ProgressBar):
 
@@ -91,8 +85,8 @@ class ProgressBar(extension.Extension):
         bar_length (int): Accepted and stored; like Chainer 7.8.1, the
             bars are 50 characters wide.
         out: Accepted and stored for compatibility; like Chainer 7.8.1,
-            the bar is drawn on the standard output of the time
-            ``chainer`` was imported, not on this stream.
+            the bar is drawn on ``sys.stdout`` as it was when the
+            ProgressBar was made, not on this stream.
     """
 
     def __init__(self, training_length=None, update_interval=100,
@@ -104,6 +98,9 @@ class ProgressBar(extension.Extension):
         self._update_interval = update_interval
         self._bar_length = bar_length
         self._out = out
+        # Chainer 7.8.1 draws on the sys.stdout of this moment, whatever
+        # ``out`` says; programs recorded under it print the bar there.
+        self._stdout = sys.stdout
         self._pbar = None
 
     def __call__(self, trainer):
@@ -121,7 +118,7 @@ class ProgressBar(extension.Extension):
                     'ProgressBar: the stop trigger has no '
                     'get_training_length(); give training_length='
                     '(length, unit)')
-            out = _STDOUT
+            out = self._stdout
             tqdm = _tqdm_for(out)
             if tqdm is not None:
                 self._pbar = _TqdmBar(tqdm, trainer, length, out)
@@ -133,3 +130,9 @@ class ProgressBar(extension.Extension):
     def finalize(self):
         if self._pbar is not None:
             self._pbar.close()
+        else:
+            # Chainer erases the bar even when none was drawn (training
+            # that failed or ended before its first iteration).
+            util._erase(self._stdout)
+            if hasattr(self._stdout, 'flush'):
+                self._stdout.flush()

@@ -1,18 +1,19 @@
 import io
 import re
+import sys
 
 import pytest
 
 from chainer.training import extensions
 from chainer.training import triggers
-from chainer.training.extensions import progress_bar
 
 
 @pytest.fixture
 def stdout(monkeypatch):
-    """The stream the bar is drawn on (Chainer 7.8.1 ignores ``out``)."""
+    """The stream the bar is drawn on: sys.stdout when the bar is made
+    (Chainer 7.8.1 ignores ``out``)."""
     def swap(stream):
-        monkeypatch.setattr(progress_bar, '_STDOUT', stream)
+        monkeypatch.setattr(sys, 'stdout', stream)
         return stream
     return swap
 
@@ -101,7 +102,6 @@ class _Tty(io.StringIO):
 
 
 def test_tqdm_on_a_terminal(fake_trainer, monkeypatch, stdout):
-    import sys
     import types
     made = []
 
@@ -139,6 +139,27 @@ def test_tqdm_on_a_terminal(fake_trainer, monkeypatch, stdout):
     ext = extensions.ProgressBar(update_interval=1, out=out)
     ext(tr)
     assert out.getvalue().startswith('\x1b[J     total [')
+
+
+def test_stdout_of_construction_time(fake_trainer, stdout):
+    tr = fake_trainer(ipe=4)
+    tr.stop_trigger = _StopTrigger()
+    made_under = stdout(io.StringIO())
+    ext = extensions.ProgressBar(update_interval=1)
+    later = stdout(io.StringIO())
+    tr.updater.iteration = 1
+    ext(tr)
+    assert later.getvalue() == ''
+    assert made_under.getvalue().startswith('\x1b[J     total [')
+
+
+def test_finalize_erases_an_undrawn_bar(fake_trainer, stdout):
+    # as Chainer: training that failed before the first iteration still
+    # writes the bar's erase on finalize
+    out = stdout(io.StringIO())
+    ext = extensions.ProgressBar()
+    ext.finalize()
+    assert out.getvalue() == '\x1b[J'
 
 
 def test_out_is_ignored_like_chainer(fake_trainer, stdout):
