@@ -87,7 +87,8 @@ class ParallelUpdater(standard_updater.StandardUpdater):
             args = in_arrays[name]
             device = self._devices.get(name)
             with chainer.force_backprop_mode(), \
-                    (device if device is not None else _nullcontext()):
+                    (chainer.using_device(device) if device is not None
+                     else _nullcontext()):
                 if isinstance(args, tuple):
                     loss = loss_func(*args)
                 elif isinstance(args, dict):
