@@ -115,8 +115,9 @@ def test_multiprocess_parallel_updater_needs_nccl(tiny_data):
     model, opt, it = _setup(tiny_data)
     if updaters.MultiprocessParallelUpdater.available():
         pytest.skip('NCCL is available here')
-    with pytest.raises(RuntimeError, match='requires NCCL'):
+    with pytest.raises(Exception, match='requires NCCL') as info:
         updaters.MultiprocessParallelUpdater([it], opt, devices=[0, 1])
+    assert type(info.value) is Exception  # Chainer's plain Exception
 
 
 @pytest.mark.parametrize('dtype', [numpy.float32, numpy.float16])

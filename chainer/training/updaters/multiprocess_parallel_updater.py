@@ -31,15 +31,16 @@ class MultiprocessParallelUpdater(standard_updater.StandardUpdater):
             each epoch's end.
 
     Raises:
-        RuntimeError: NCCL is not available (CuPy missing, no GPU, or CuPy
-            built without NCCL), or this build does not provide the
-            multi-process updater.
+        Exception: NCCL is not available (CuPy missing, no GPU, or CuPy
+            built without NCCL); a plain Exception, as Chainer raises.
+        RuntimeError: This build does not provide the multi-process
+            updater.
     """
 
     def __init__(self, iterators, optimizer, converter=convert.concat_examples,
                  devices=None, auto_new_epoch=True):
         if not MultiprocessParallelUpdater.available():
-            raise RuntimeError(
+            raise Exception(
                 'NCCL is not enabled. MultiprocessParallelUpdater requires '
                 'NCCL.\nPlease reinstall CuPy after you install NCCL.\n'
                 '(see https://docs-cupy.chainer.org/en/latest/install.html)')
