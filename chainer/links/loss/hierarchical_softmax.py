@@ -113,8 +113,18 @@ class BinaryHierarchicalSoftmaxFunction(FunctionNode):
         sample, node = self._sample, self._node
         s = (W[node] * x[sample]).sum(axis=1) * self._code
         # softplus(-s) = log(1 + exp(-s)), stable for any |s|.
-        loss = xp.logaddexp(0, -s.astype(numpy.float64)).sum()
-        return xp.asarray(loss, x.dtype),
+        if xp is not numpy:
+            loss = xp.logaddexp(0, -s.astype(numpy.float64)).sum()
+            return xp.asarray(loss, x.dtype),
+        # Chainer's CPU rounding, so that printed losses agree to the last
+        # digit: in x's dtype, each example's path summed, then the
+        # examples added one after another.
+        terms = numpy.logaddexp(x.dtype.type(0), -s)
+        if terms.size == 0:
+            return numpy.zeros((), x.dtype),
+        starts = numpy.flatnonzero(numpy.r_[True, sample[1:] != sample[:-1]])
+        per_example = numpy.add.reduceat(terms, starts)
+        return numpy.asarray(numpy.cumsum(per_example)[-1], x.dtype),
 
     def backward(self, indexes, grad_outputs):
         from chainer.functions.activation.sigmoid import sigmoid

@@ -47,6 +47,21 @@ def test_forward_matches_reference():
     numpy.testing.assert_allclose(sum(probs), 1., rtol=1e-5)
 
 
+def test_forward_rounds_as_chainer():
+    # Chainer 7.8.1 gives exactly 3189.864501953125 here: each example's
+    # path summed in float32, the examples then added one by one (a
+    # float64 total rounds to 3189.8642578125).
+    rng = numpy.random.RandomState(1)
+    tree = L.BinaryHierarchicalSoftmax.create_huffman_tree(
+        {i: int(c) for i, c in enumerate(rng.randint(1, 50, 100))})
+    link = L.BinaryHierarchicalSoftmax(5, tree)
+    link.W.array[...] = rng.randn(*link.W.shape)
+    x = rng.randn(400, 5).astype(numpy.float32)
+    t = rng.randint(0, 100, 400).astype(numpy.int32)
+    assert link(x, t).array.item() == 3189.864501953125
+    assert link(x[:0], t[:0]).array.item() == 0
+
+
 def test_gradients_double_backward_and_errors(tmp_path):
     link = L.BinaryHierarchicalSoftmax(3, TREE, dtype=numpy.float64)
     x = R(0, 4, 3).astype(numpy.float64)
