@@ -1029,8 +1029,15 @@ def test_compiled_replay_double_backprop_and_unlike_gradients():
     _same(g, gd.array)
 
 
+class _SigmoidMLP(MLP):
+
+    @chainer.static_graph
+    def forward(self, x):
+        return F.sigmoid(super().forward.__wrapped__(self, x))
+
+
 def test_ops_without_kernels_are_replayed_interpreted():
-    s, d = _twins(MLP)
+    s, d = _twins(_SigmoidMLP)
     x = numpy.random.RandomState(2).randn(2, 5).astype(numpy.float32)
     for _ in range(3):
         ys, yd = _both(s, d, x)
@@ -1038,6 +1045,26 @@ def test_ops_without_kernels_are_replayed_interpreted():
     F.sum(ys).backward()
     F.sum(yd).backward()
     _same_grads(s, d)
+
+
+def test_mlp_replay_is_compiled():
+    # Linear (each weight read once) and ReLU have kernels; a weight
+    # shared by two Linear ops leaves the schedule interpreted (its
+    # gradient sums the products' rows in one GEMM there)
+    s, d = _twins(MLP)
+    x = numpy.random.RandomState(2).randn(2, 5).astype(numpy.float32)
+    for _ in range(4):
+        ys, yd = _both(s, d, x)
+        F.sum(ys * ys).backward()
+        F.sum(yd * yd).backward()
+        _same(ys.array, yd.array)
+        _same_grads(s, d)
+    assert s.static_schedule.compiled is not None
+    s, d = _twins(Shared)
+    x = numpy.random.RandomState(3).randn(2, 4).astype(numpy.float32)
+    for _ in range(3):
+        ys, yd = _both(s, d, x)
+    assert _replayed(ys) and s.static_schedule.compiled is None
 
 
 class _ResidualRelu(chainer.Chain):

@@ -16,6 +16,7 @@ define-by-run).  Anything else (random ops, ops with state of their own,
 other dtypes or shapes, ``@static_code``) leaves the schedule interpreted.
 """
 
+import copy
 import operator
 
 import numpy
@@ -146,8 +147,38 @@ def _add_kernels(op, xs, ys):
     return operator.add, lambda target: 'same', (False, False, False)
 
 
+def _linear_kernels(op, xs, ys):
+    # Its weight is an outer input used by this op alone (checked by
+    # compile_schedule): its gradient is then the one product its LeafSum
+    # makes of a single term, gy^T x.
+    from chainer.functions.connection.linear import _gy_at_W
+    x, W = xs[:2]
+    if x.ndim != 2 or not _floats(xs) or \
+            any([a.dtype != x.dtype for a in xs]):
+        return None
+    inst = copy.copy(op)  # (its forward keeps no state a call needs)
+    forward = inst.forward
+    if len(xs) == 3:
+        def fwd(x, W, b):
+            return forward((x, W, b))[0]
+    else:
+        def fwd(x, W):
+            return forward((x, W))[0]
+
+    def grads(target):
+        parts = [(lambda x, W, gy: _gy_at_W(gy, W)),
+                 (lambda x, W, gy: gy.T @ x),
+                 (lambda x, W, gy: gy.sum(axis=0))]
+        parts = [parts[i] for i in target]
+        if len(xs) == 3:
+            return lambda x, W, b, y, gy: tuple([p(x, W, gy) for p in parts])
+        return lambda x, W, y, gy: tuple([p(x, W, gy) for p in parts])
+    return fwd, grads, (True, True) + (False,) * (len(xs) - 1)
+
+
 def _kernels():
     from chainer.functions.activation.relu import ReLU
+    from chainer.functions.connection.linear import LinearFunction
     from chainer.functions.activation.tanh import Tanh
     from chainer.functions.math.basic_math import (Add, AddConstant,
                                                    MulConstant)
@@ -155,6 +186,7 @@ def _kernels():
     from chainer.functions.math.sum import Sum
     return {
         MatMul: _matmul_kernels,
+        LinearFunction: _linear_kernels,
         Tanh: _tanh_kernels,
         ReLU: _relu_kernels,
         Add: _add_kernels,
@@ -165,6 +197,10 @@ def _kernels():
 
 
 _KERNELS = None
+
+# Ops whose gradient for one input is a LeafSum (chainer._backprop): there
+# the input must be an outer one that no other op reads (a single term).
+_LEAF_SUMMED = {'LinearFunction': 1}
 
 
 # --- compiling ----------------------------------------------------------------
@@ -266,8 +302,16 @@ def compile_schedule(sched, ops):
     if sched.code_after:
         return None
     fwds, grads, kept = [], [], set()
+    reads = {}
+    for slots in sched.in_slots:
+        for k in slots:
+            reads[k] = reads.get(k, 0) + 1
     for (fn, template, xs, ys), step, slots in zip(ops, sched.steps,
                                                    sched.in_slots):
+        leaf = _LEAF_SUMMED.get(type(template).__name__)
+        if leaf is not None and (slots[leaf] >= sched.n_in or
+                                 reads[slots[leaf]] != 1):
+            return None
         make = _KERNELS.get(type(template))
         if make is None or len(ys) != 1 or ys[0] is None or \
                 type(ys[0]) is not numpy.ndarray:
