@@ -40,7 +40,12 @@ def _cores():
 # hold) about even.  Beyond 32 rows BLAS wins.  So they take float32 NumPy
 # arrays with at most _THIN_ROWS rows against a W of at least _THIN_SIZE
 # items, and only on CPUs with AVX-512 (elsewhere they run, but were not
-# measured to win).  None: NumPy only.
+# measured to win).  None: NumPy only.  A caveat: OpenBLAS's thread spins
+# on a core for about 0.1 s after each of its calls, so the helper makes a
+# third busy thread on 2 cores; the LSTM benchmark's step went from 124 to
+# 117 ms (medians of 21 runs each, alternated), but 2 of those 21 runs
+# were 1.6 to 2 times slower throughout (none without the helper):
+# _THIN_CORES = 1 runs the thin GEMMs without it.
 _thin = _loops if getattr(_loops, 'linear_isa', lambda: '')() == 'avx512' \
     else None
 _THIN_ROWS = 32
