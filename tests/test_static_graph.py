@@ -1104,3 +1104,53 @@ def test_compiled_replay_relu_and_sums():
     h1 = numpy.maximum(x64 @ W64, 0) + x64
     numpy.testing.assert_allclose(
         ys.array, 2 * (numpy.maximum(h1 @ W64, 0) + h1).sum(), rtol=1e-5)
+
+
+class _Printing(chainer.Chain):
+
+    def __init__(self):
+        super().__init__()
+        with self.init_scope():
+            self.l1 = L.Linear(3, 4)
+
+    @chainer.static_graph
+    def forward(self, x):
+        return F.relu(self.l1(x))
+
+
+def test_prints_chainers_schedule_messages(capsys):
+    # Chainer 7.8.1 prints these two messages whatever the verbosity, when
+    # its schedules are built (the lines it printed for this program)
+    BUILT, BACKWARD = 'end of build_schedule()', \
+        'Creating new backward schedule...'
+    m = _Printing()
+    x = numpy.ones((2, 3), numpy.float32)
+
+    def lines(step):
+        step()
+        return capsys.readouterr().out.splitlines()
+
+    ys = []
+    assert lines(lambda: ys.extend([m(x), m(x), m(x)])) == [BUILT] * 3
+    assert lines(lambda: F.sum(ys[-1]).backward()) == [BACKWARD, BUILT]
+    # the next iteration takes the first schedule, whose backward is new
+    assert lines(lambda: F.sum(m(x)).backward()) == [BACKWARD, BUILT]
+    xv = chainer.Variable(x)  # (requires_grad is not in Chainer's key)
+    assert lines(lambda: F.sum(m(xv)).backward()) == []
+    # a call left without backward holds its schedule: the next one
+    # takes the second
+    assert lines(lambda: (m(x), F.sum(m(x)).backward())) == [BACKWARD,
+                                                             BUILT]
+    with chainer.using_config('train', False):
+        assert lines(lambda: (m(x), m(x))) == [BUILT]
+        y = m(x)
+    assert lines(lambda: F.sum(y).backward()) == [BACKWARD, BUILT]
+    with chainer.no_backprop_mode():
+        assert lines(lambda: m(x)) == []  # (the test key again)
+    assert lines(lambda: F.sum(m(numpy.ones((5, 3), 'f'))).backward()) == \
+        [BUILT, BACKWARD, BUILT]
+    # two calls before one backward: two schedules, two backwards
+    m2 = _Printing()
+    assert lines(lambda: F.sum(m2(x) + m2(x)).backward()) == [
+        BUILT, BUILT, BACKWARD, BUILT, BACKWARD, BUILT]
+    assert lines(lambda: F.sum(m2(x) + m2(x)).backward()) == []

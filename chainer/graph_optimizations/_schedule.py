@@ -722,6 +722,30 @@ def _backward_variables(f, target, gy):
     return out
 
 
+class _BackwardNote(FunctionNode):
+    """The identity, whose backward tells a :class:`_Entry` (the outputs
+    of a static chain's call not replayed: Chainer's are a schedule's)."""
+
+    def __init__(self, entry, book):
+        self._entry, self._book = entry, book
+
+    @property
+    def label(self):
+        return 'StaticScheduleFunction'
+
+    def forward(self, inputs):
+        return inputs
+
+    def _backward_arrays(self, indexes, gys):
+        return self.backward(indexes, gys)
+
+    def backward(self, indexes, grad_outputs):
+        entry = self._entry
+        if entry.begin_backward(self._book):
+            entry.end_backward()
+        return tuple([grad_outputs[i] for i in indexes])
+
+
 class StaticScheduleFunction(FunctionNode):
     """The whole replayed forward of a static chain, as one node.
 
@@ -732,6 +756,8 @@ class StaticScheduleFunction(FunctionNode):
     the graph of the ops it ran (no op is run again) and differentiates it
     as define-by-run would.
     """
+
+    _entry = _book = None  # (what Chainer would print at its backward)
 
     def __init__(self, schedule):
         self.schedule = schedule
@@ -759,6 +785,14 @@ class StaticScheduleFunction(FunctionNode):
         return made
 
     def _backward_arrays(self, indexes, gys):
+        entry = self._entry
+        if entry is not None and entry.begin_backward(self._book):
+            gxs = self._arrays_backward(indexes, gys)
+            entry.end_backward()
+            return gxs
+        return self._arrays_backward(indexes, gys)
+
+    def _arrays_backward(self, indexes, gys):
         vals = self._vals
         if vals is not None:
             gxs = self.schedule.compiled.backward(self.schedule, vals,
@@ -768,6 +802,14 @@ class StaticScheduleFunction(FunctionNode):
         return self.schedule.backward(self._made_ops(), indexes, gys)
 
     def backward(self, indexes, grad_outputs):
+        entry = self._entry
+        if entry is not None and entry.begin_backward(self._book):
+            gxs = self._graph_backward(indexes, grad_outputs)
+            entry.end_backward()
+            return gxs
+        return self._graph_backward(indexes, grad_outputs)
+
+    def _graph_backward(self, indexes, grad_outputs):
         made = self._made_ops()
         xs, ys = self._arrays
         in_vars = [_node_variable(node, x) for node, x in zip(self.inputs, xs)]

@@ -44,6 +44,9 @@ an argument nor a parameter of the chain, reports values
 (``chainer.report``: a replay would not report them), or runs a backward
 inside.
 
+Whatever the verbosity, the two lines Chainer 7.8.1 prints when it builds
+a schedule are printed where it would print them (``_ChainerBook``).
+
 Where every op of a schedule has an array kernel (``_compiled``: matrix
 products, tanh, sums, scalar affine steps), the replay is generated
 straight-line Python, forward and backward, costing about what the same
@@ -195,6 +198,7 @@ class StaticScheduleManager:
     def __init__(self, chain=None):
         self._owner = None if chain is None else weakref.ref(chain)
         self.schedules = {}
+        self.book = _ChainerBook()
 
     def __reduce__(self):
         return (StaticScheduleManager, ())
@@ -207,9 +211,18 @@ class StaticScheduleManager:
             len(self.schedules))
 
     def call(self, func, options, chain, args, kwargs):
+        if options['force_test_define_by_run'] and not _local_store.train:
+            return func(chain, *args, **kwargs)
+        entry = self.book.take(args, options['minimize_cache_size'])
+        result = self._call(func, options, chain, args, kwargs)
+        if not entry.built:
+            entry.built = True
+            _print('end of build_schedule()')
+        return self.book.note(entry, result)
+
+    def _call(self, func, options, chain, args, kwargs):
         store = _local_store
-        if store._function_hooks or store.debug or (
-                options['force_test_define_by_run'] and not store.train):
+        if store._function_hooks or store.debug:
             return func(chain, *args, **kwargs)
         arrays = []
         key = _args_key(args, arrays)
@@ -281,12 +294,12 @@ class StaticScheduleManager:
                     raise _schedule._Unsafe(
                         '{} changed between two calls'.format(why))
                 sched.verified = True
-            _say(options, 1, chain, '{} a schedule of {} ops'.format(
+            _say(options, 2, chain, '{} a schedule of {} ops'.format(
                 'checked' if first else 'recorded', sched.n_ops))
         except _schedule._Unsafe as e:
             sched = _Dynamic(str(e))
             sched.keep = keep
-            _say(options, 1, chain, 'runs define-by-run: {}'.format(e))
+            _say(options, 2, chain, 'runs define-by-run: {}'.format(e))
         schedules = self.schedules
         limit = 1 if options['minimize_cache_size'] else \
             options['max_cache_size']
@@ -322,6 +335,120 @@ def _replay(sched, arrays, backprop):
     return out_type(ys)
 
 
+def _print(text):
+    sys.stdout.write(text + '\n')
+
+
+class _Entry:
+    """One of the schedules Chainer's static graph would hold: whether
+    it has been built, and its backward."""
+
+    __slots__ = ('built', 'backward_built')
+
+    def __init__(self):
+        self.built = self.backward_built = False
+
+    def begin_backward(self, book):
+        book.end_forward()
+        if self.backward_built:
+            return False
+        _print('Creating new backward schedule...')
+        return True
+
+    def end_backward(self):
+        self.backward_built = True
+        _print('end of build_schedule()')
+
+
+class _ChainerBook:
+    """The two lines Chainer 7.8.1's static graph prints whatever the
+    verbosity: 'end of build_schedule()' when one of its schedules runs
+    for the first time, and 'Creating new backward schedule...' (then
+    'end of build_schedule()') at its first backward.  Programs print them,
+    so they are printed here when Chainer would print them, by its
+    bookkeeping: a schedule per key (the shapes and dtypes of the array
+    arguments) in test mode or without backprop; in training, a list per
+    key from which each call of an iteration takes the next one, given
+    back by the first backward after the calls (so two calls before a
+    backward build two schedules); all forgotten when ``train`` flips if
+    ``minimize_cache_size`` is set."""
+
+    __slots__ = ('scheds', 'in_use', 'forward_over', 'prev_train')
+
+    def __init__(self):
+        self.scheds = {}
+        self.in_use = {}
+        self.forward_over = False
+        self.prev_train = None
+
+    def take(self, args, minimize):
+        store = _local_store
+        self.forward_over = False
+        train = store.train
+        if minimize and train != self.prev_train:
+            self.prev_train = train
+            self.scheds.clear()
+            self.in_use.clear()
+        shapes = ''.join([str(a.shape) + str(a.dtype)
+                          for a in _flat_arrays(args)])
+        if not train or not store.enable_backprop:
+            entries = self.scheds.setdefault('test:' + shapes, [])
+            if not entries:
+                entries.append(_Entry())
+            return entries[0]
+        key = 'train:' + shapes
+        entries = self.scheds.setdefault(key, [])
+        i = self.in_use.get(key, 0)
+        if i == len(entries):
+            entries.append(_Entry())
+        self.in_use[key] = i + 1
+        return entries[i]
+
+    def end_forward(self):
+        if not self.forward_over:
+            for key in self.in_use:
+                self.in_use[key] = 0
+            self.forward_over = True
+
+    def note(self, entry, result):
+        """``result`` with its backward telling ``entry`` (and ending the
+        book's iteration): a replay's node is told; other outputs go
+        through a :class:`_BackwardNote`."""
+        if not _local_store.enable_backprop:
+            return result
+        outs = result if type(result) in (tuple, list) else (result,)
+        if not all([isinstance(v, Variable) for v in outs]):
+            return result
+        # (imported here: function_node imports this package)
+        from chainer.graph_optimizations._schedule import (
+            StaticScheduleFunction, _BackwardNote)
+        creator = outs[0].creator_node if outs else None
+        if type(creator) is StaticScheduleFunction:
+            creator._entry, creator._book = entry, self
+            return result
+        # (outputs made by ops: a leaf, an argument say, stays itself)
+        grads = [i for i, v in enumerate(outs)
+                 if v._requires_grad and v.creator_node is not None]
+        if not grads:
+            return result
+        noted = _BackwardNote(entry, self).apply([outs[i] for i in grads])
+        outs = list(outs)
+        for i, v in zip(grads, noted):
+            outs[i] = v
+        if type(result) in (tuple, list):
+            return type(result)(outs)
+        return outs[0]
+
+
+def _flat_arrays(args):
+    for a in args:
+        if type(a) in (tuple, list):
+            yield from _flat_arrays(a)
+        elif isinstance(a, Variable) or type(a) is _ndarray or \
+                isinstance(a, backend._get_array_types()):
+            yield a
+
+
 def _say(options, level, chain, text):
     if options['verbosity_level'] >= level:
         sys.stdout.write('static_graph ({}): {}\n'.format(
@@ -342,8 +469,11 @@ def static_graph(*args, **kwargs):
             (``chainer.config.train`` False).
         minimize_cache_size (bool): Keep only the last recorded schedule, so
             that a change of key (batch size, train/test) frees the old one.
-        verbosity_level (int): 0 is silent; 1 says when a schedule is
-            recorded or refused; 2 also when a call cannot be keyed.
+        verbosity_level (int): At 0 and 1, only the two lines Chainer
+            prints at any level ('end of build_schedule()' and 'Creating
+            new backward schedule...', see ``_ChainerBook``); from 2, also
+            when a schedule is recorded or refused and when a call cannot
+            be keyed.
         max_cache_size (int): How many schedules to keep per chain (the
             oldest is dropped first); 16 by default.
 
@@ -361,9 +491,15 @@ def static_graph(*args, **kwargs):
     ...         return F.relu(self.l1(x))
     >>> model = MLP()
     >>> x = np.ones((4, 3), np.float32)
-    >>> y1 = model(x)  # recorded
+    >>> y1 = model(x)  # recorded (and Chainer's message printed)
+    end of build_schedule()
+    >>> y1.grad = np.ones((4, 2), np.float32)
+    >>> y1.backward()
+    Creating new backward schedule...
+    end of build_schedule()
     >>> y2 = model(x)  # recorded again, and checked against the first
     >>> y3 = model(x)  # replayed
+    end of build_schedule()
     >>> y3.creator.label
     'StaticScheduleFunction'
     >>> bool((y1.array == y3.array).all())
