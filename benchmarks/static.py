@@ -16,6 +16,8 @@ PyTorch on one thread: steadier on a loaded machine; run it with
 """
 
 import argparse
+import contextlib
+import io
 import os
 import sys
 import time
@@ -78,8 +80,10 @@ def chain100_static():
 
 
 def _warm(step):
-    for _ in range(5):
-        step()
+    # (quietly: the recordings print Chainer's 'end of build_schedule()')
+    with contextlib.redirect_stdout(io.StringIO()):
+        for _ in range(5):
+            step()
     return step
 
 

@@ -389,14 +389,14 @@ class _ChainerBook:
             self.prev_train = train
             self.scheds.clear()
             self.in_use.clear()
-        shapes = ''.join([str(a.shape) + str(a.dtype)
-                          for a in _flat_arrays(args)])
+        # (Chainer's key is a string of the shapes and dtypes: as tuples)
+        shapes = tuple([(a.shape, a.dtype) for a in _flat_arrays(args)])
         if not train or not store.enable_backprop:
-            entries = self.scheds.setdefault('test:' + shapes, [])
+            entries = self.scheds.setdefault((False, shapes), [])
             if not entries:
                 entries.append(_Entry())
             return entries[0]
-        key = 'train:' + shapes
+        key = (True, shapes)
         entries = self.scheds.setdefault(key, [])
         i = self.in_use.get(key, 0)
         if i == len(entries):
@@ -440,13 +440,18 @@ class _ChainerBook:
         return outs[0]
 
 
-def _flat_arrays(args):
+def _flat_arrays(args, out=None):
+    """The arrays and Variables of ``args``, in tuples and lists too."""
+    if out is None:
+        out = []
     for a in args:
-        if type(a) in (tuple, list):
-            yield from _flat_arrays(a)
-        elif isinstance(a, Variable) or type(a) is _ndarray or \
-                isinstance(a, backend._get_array_types()):
-            yield a
+        if type(a) is _ndarray or isinstance(a, Variable):
+            out.append(a)
+        elif type(a) in (tuple, list):
+            _flat_arrays(a, out)
+        elif isinstance(a, backend._get_array_types()):
+            out.append(a)
+    return out
 
 
 def _say(options, level, chain, text):
