@@ -184,6 +184,7 @@ def _kernels():
                                                    MulConstant)
     from chainer.functions.math.matmul import MatMul
     from chainer.functions.math.sum import Sum
+    _LEAF_SUMMED[LinearFunction] = 1
     return {
         MatMul: _matmul_kernels,
         LinearFunction: _linear_kernels,
@@ -198,9 +199,10 @@ def _kernels():
 
 _KERNELS = None
 
-# Ops whose gradient for one input is a LeafSum (chainer._backprop): there
-# the input must be an outer one that no other op reads (a single term).
-_LEAF_SUMMED = {'LinearFunction': 1}
+# Ops whose gradient for one input is a LeafSum (chainer._backprop), and
+# that input: it must be an outer one that no other op reads (a single
+# term).  Filled with _KERNELS.
+_LEAF_SUMMED = {}
 
 
 # --- compiling ----------------------------------------------------------------
@@ -308,7 +310,7 @@ def compile_schedule(sched, ops):
             reads[k] = reads.get(k, 0) + 1
     for (fn, template, xs, ys), step, slots in zip(ops, sched.steps,
                                                    sched.in_slots):
-        leaf = _LEAF_SUMMED.get(type(template).__name__)
+        leaf = _LEAF_SUMMED.get(type(template))
         if leaf is not None and (slots[leaf] >= sched.n_in or
                                  reads[slots[leaf]] != 1):
             return None
