@@ -363,18 +363,29 @@ def check_backward(func, x_data, y_grad, params=(), eps=1e-3, atol=1e-5,
         for p, base in zip(params, base_params):
             p.array = base
     numerical = float(numerical)
-    tol = atol + rtol * abs(numerical)
-    if not abs(numerical - analytic) <= tol:
-        raise AssertionError(
-            'check_backward failed (eps={} atol={} rtol={})\n'
-            'directional derivative along a random direction:\n'
-            '  numerical: {}\n  analytic:  {}\n  difference: {} > '
-            'tolerance {}\ninputs: {}\ngradients: {}'.format(
-                eps, atol, rtol, numerical, analytic,
-                abs(numerical - analytic), tol,
-                ', '.join('{} {}'.format(t.shape, t.dtype) for t in targets),
-                ', '.join('None' if g is None else
-                          '{} {}'.format(g.shape, g.dtype) for g in gxs)))
+    # Chainer's test: assert_allclose(numeric, backward), so the relative
+    # tolerance scales with the analytic value, and two NaNs agree.
+    if numpy.isclose(numerical, analytic, rtol=rtol, atol=atol,
+                     equal_nan=True):
+        return
+    try:
+        _testing_array.assert_allclose(
+            numpy.float64(numerical), numpy.float64(analytic),
+            atol=atol, rtol=rtol)
+    except AssertionError as e:
+        detail = str(e)
+    lines = ['check_backward failed (eps={} atol={} rtol={})'.format(
+        eps, atol, rtol)]
+    for i, x in enumerate(x_data):
+        lines += ['inputs[{}]:'.format(i), str(getattr(x, 'array', x))]
+    for i, gy in enumerate(y_grad):
+        lines += ['grad_outputs[{}]:'.format(i), str(gy)]
+    for i, d in enumerate(directions):
+        lines += ['directions[{}]:'.format(i), str(d)]
+    lines += ['gradients (numeric):  {}'.format(numerical),
+              'gradients (backward): {}'.format(analytic), '',
+              'x: numeric gradient, y: backward gradient' + detail]
+    raise AssertionError('\n'.join(lines))
 
 
 def check_double_backward(func, x_data, y_grad, x_grad_grad, params=(),
@@ -435,13 +446,28 @@ def check_double_backward(func, x_data, y_grad, x_grad_grad, params=(),
         return tuple(ret)
 
     del n_y
-    check_backward(first_order_grad, x_data + y_grad_inputs,
-                   tuple(_filter_list(x_grad_grad, no_grads)
-                         if len(x_grad_grad) == n_x else x_grad_grad) +
-                   params_grad_grad,
-                   params=params, eps=eps, atol=atol, rtol=rtol,
-                   no_grads=first_no_grads, dtype=dtype,
-                   detect_nondifferentiable=detect_nondifferentiable)
+    try:
+        check_backward(first_order_grad, x_data + y_grad_inputs,
+                       tuple(_filter_list(x_grad_grad, no_grads)
+                             if len(x_grad_grad) == n_x else x_grad_grad) +
+                       params_grad_grad,
+                       params=params, eps=eps, atol=atol, rtol=rtol,
+                       no_grads=first_no_grads, dtype=dtype,
+                       detect_nondifferentiable=detect_nondifferentiable)
+    except AssertionError as e:
+        # Chainer's report: the arguments, then check_backward's report,
+        # then that report again as the cause.
+        lines = ['check_double_backward failed (eps={} atol={} rtol={})'
+                 .format(eps, atol, rtol)]
+        for label, arrays in (('input', x_data), ('grad_output', y_grad),
+                              ('grad_grad_input', x_grad_grad),
+                              ('grad_grad_param', params_grad_grad)):
+            for i, a in enumerate(arrays):
+                lines += ['{}[{}]:'.format(label, i),
+                          str(getattr(a, 'array', a))]
+        raise AssertionError(
+            '\n'.join(lines) + '\n\n{}\n\n(caused by)\n{}: {}\n'.format(
+                e, type(e).__name__, e)) from e
 
 
 def check_jvp(func, x_data, x_tangent, eps=1e-3, atol=1e-5, rtol=1e-4,

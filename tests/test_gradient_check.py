@@ -171,3 +171,93 @@ def test_assert_allclose_is_deprecated_as_in_chainer():
     with pytest.raises(AssertionError), warnings.catch_warnings():
         warnings.simplefilter('ignore')
         gradient_check.assert_allclose(numpy.ones(2), numpy.zeros(2))
+
+
+def test_check_backward_failure_report_as_chainer():
+    # Chainer 7.8.1's report: inputs, output gradients, directions, both
+    # directional derivatives, then testing.assert_allclose's report
+    x = numpy.array([-0.50965218, -0.4380743, -1.25279536])
+    with pytest.raises(AssertionError) as e:
+        gradient_check.check_backward(lambda a: -a, x, numpy.ones(3),
+                                      atol=0, rtol=1e-20)
+    msg = str(e.value)
+    head, tail = msg.split('gradients (numeric):  ')
+    assert head.startswith(
+        'check_backward failed (eps=0.001 atol=0 rtol=1e-20)\n'
+        'inputs[0]:\n[-0.50965218 -0.4380743  -1.25279536]\n'
+        'grad_outputs[0]:\n[1. 1. 1.]\ndirections[0]:\n')
+    assert '\n\nx: numeric gradient, y: backward gradient\n' \
+        'Not equal to tolerance rtol=1e-20, atol=0\n\n' \
+        'Mismatched elements: 1 / 1 (100%)\n' in tail
+    assert msg.endswith('\n')
+
+
+def test_check_backward_failure_report_lists_none_and_int_inputs():
+    x = numpy.array([1.5, 2.5])
+    with pytest.raises(AssertionError) as e:
+        gradient_check.check_backward(
+            lambda a, t: (a * 2, a ** 2), (x, numpy.array([1, 0], 'i')),
+            (None, numpy.ones(2)), atol=1e-14, rtol=1e-14)
+    assert ('inputs[0]:\n[1.5 2.5]\ninputs[1]:\n[1 0]\n'
+            'grad_outputs[0]:\nNone\ngrad_outputs[1]:\n[1. 1.]\n'
+            'directions[0]:\n') in str(e.value)
+
+
+def test_check_backward_relative_tolerance_scales_with_backward():
+    # Chainer compares assert_allclose(numeric, backward): the tolerance is
+    # atol + rtol * |backward|, so a doubled gradient of 1 (numeric 1,
+    # backward 2) passes at rtol=0.5 and fails at rtol=0.4
+    x = numpy.array([0.5])
+
+    class Double(chainer.FunctionNode):
+        def forward(self, inputs):
+            return inputs[0].copy(),
+
+        def backward(self, indexes, gy):
+            return gy[0] * 2,
+
+    def f(a):
+        return Double().apply((a,))[0]
+
+    gradient_check.check_backward(f, x, numpy.ones(1), atol=0, rtol=0.5)
+    with pytest.raises(AssertionError):
+        gradient_check.check_backward(f, x, numpy.ones(1), atol=0,
+                                      rtol=0.4)
+
+
+def test_check_double_backward_failure_report_as_chainer():
+    class BadCube(chainer.FunctionNode):
+        def forward(self, inputs):
+            self.retain_inputs((0,))
+            return inputs[0] ** 3,
+
+        def backward(self, indexes, gy):
+            x, = self.get_retained_inputs()
+            return 3 * (x * x).array * gy[0],  # cut off from the graph
+
+    x = numpy.array([0.5, -0.25])
+    with pytest.raises(AssertionError) as e:
+        gradient_check.check_double_backward(
+            lambda a: BadCube().apply((a,))[0], x, numpy.ones(2),
+            numpy.array([0.75, 1.]))
+    msg = str(e.value)
+    head = ('check_double_backward failed (eps=0.001 atol=0.0001 '
+            'rtol=0.001)\ninput[0]:\n[ 0.5  -0.25]\ngrad_output[0]:\n'
+            '[1. 1.]\ngrad_grad_input[0]:\n[0.75 1.  ]\n\n')
+    assert msg.startswith(head)
+    inner = msg[len(head):].split('\n\n(caused by)\nAssertionError: ')
+    assert len(inner) == 2
+    assert inner[0].startswith('check_backward failed (eps=0.001 '
+                               'atol=0.0001 rtol=0.001)\ninputs[0]:\n'
+                               '[ 0.5  -0.25]\ninputs[1]:\n[1. 1.]\n')
+    assert inner[1] == inner[0] + '\n'
+
+
+def test_check_backward_numerical_pass_promotes_mixed_dtypes():
+    # Chainer's numerical pass runs without type checks: an int input
+    # cast to float32 meets the float64 input there, and NumPy promotes
+    x = numpy.array([1.5, 0.5], numpy.float32)
+    t = numpy.array([1, 0], numpy.int32)
+    gradient_check.check_backward(
+        lambda a, b: F.cast(b, 'f') * a + a, (x, t),
+        numpy.ones(2, numpy.float32), dtype=numpy.float64)

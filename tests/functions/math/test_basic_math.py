@@ -459,3 +459,16 @@ def test_numpy_scalar_constants_keep_their_label_and_precision():
     y = v ** numpy.float64(2.7)
     numpy.testing.assert_array_equal(y.array,
                                      v.array ** numpy.float32(2.7))
+
+
+def test_mixed_dtypes_promote_without_type_check():
+    # As Chainer: the dtype check is a type check, so type_check False
+    # leaves the operands to NumPy's promotion
+    a = chainer.Variable(numpy.ones(2, numpy.float32))
+    b = chainer.Variable(numpy.ones(2, numpy.float64))
+    with chainer.using_config('type_check', False):
+        assert (a * b).dtype == numpy.float64
+        assert (a - b).dtype == numpy.float64
+        assert F.maximum(a, b).dtype == numpy.float64
+    with pytest.raises(chainer.utils.type_check.InvalidType):
+        a * b
