@@ -23,9 +23,10 @@ def check_reduce(func, reduce, valid=('mean', 'no')):
         names = [repr(v) for v in valid]
         names = ', '.join(names[:-1]) + ' and ' + names[-1]
         first = 'Only' if func in ('huber_loss', 'cross_covariance') else 'only'
-        raise ValueError(
+        from chainer.functions._errors import chainer_text
+        raise chainer_text(ValueError(
             '{} {} are valid for \'reduce\', but {!r} is given'.format(
-                first, names, reduce))
+                first, names, reduce)))
 
 
 def check_int_labels(func, t, name='t'):

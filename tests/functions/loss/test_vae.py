@@ -53,3 +53,17 @@ def test_broadcast_stable_and_errors():
             f(*args, reduce='foo')
     with pytest.raises(InvalidType):
         F.gaussian_kl_divergence(x, numpy.zeros(3, numpy.float32))
+
+
+@pytest.mark.parametrize('call', [
+    lambda x: F.gaussian_kl_divergence(x, x, reduce='foo'),
+    lambda x: F.bernoulli_nll(x, x, reduce='foo'),
+    lambda x: F.gaussian_nll(x, x, x, reduce='foo'),
+])
+def test_bad_reduce_message_is_chainers(call):
+    # Chainer's words exactly, with no function name in front
+    x = numpy.zeros((2, 3), numpy.float32)
+    with pytest.raises(ValueError) as e:
+        call(x)
+    assert str(e.value) == ("only 'sum', 'mean' and 'no' are valid for "
+                            "'reduce', but 'foo' is given")
