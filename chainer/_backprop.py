@@ -345,7 +345,7 @@ def _run(roots, retain_grad, loss_scale, retain_graph, needed=None,
                         _wrong_count(func, n, len(target))
                     gxs = [gxs[i] for i in target]
             if debug and not type(func).__module__.startswith('chainer.'):
-                _check_user_grads(func, target, gxs)
+                _check_user_grads(func, target, gxs, leaves, grads)
             if hooks or local_hooks:
                 for hook in hooked:
                     hook.backward_postprocess(func, in_data, out_grad)
@@ -401,11 +401,14 @@ def _arrays(gs):
     return tuple(ret)
 
 
-def _check_user_grads(func, target, gxs):
+def _check_user_grads(func, target, gxs, leaves, grads):
     """Debug mode: the gradients of a user-written function are checked
     as Chainer checks them, in its words (chainer-ng's own functions may
-    return broadcast gradients, which the engine reduces).  A wrong dtype
-    is left to :func:`_fit`, as Chainer leaves it."""
+    return broadcast gradients, which the engine reduces): each against its
+    input's shape, and against the first gradient the input has (from
+    another op, or a leaf's own from before) in shape and dtype.  A wrong
+    dtype of a first gradient is left to :func:`_fit`, as Chainer leaves
+    it."""
     for i, gx in zip(target, gxs):
         if gx is None:
             continue
@@ -420,6 +423,20 @@ def _check_user_grads(func, target, gxs):
                 'shape of gradients returned from backward is incorrect: '
                 'input-index={}, actual {} != expected {}'.format(
                     i, gx.shape, x.shape) + _function_info(func))
+        first = (leaves if x._creator_node is None else grads).get(x)
+        if type(first) is list:
+            first = first[0]
+        if first is None and x._creator_node is None:
+            first = x._grad_var
+        if first is None:
+            continue
+        for what in ('shape', 'dtype'):
+            if getattr(gx, what) != getattr(first, what):
+                raise ValueError(
+                    '{} of gradients returned from backward is incorrect: '
+                    'input-index={}, actual {} != expected {}'.format(
+                        what, i, getattr(gx, what), getattr(first, what)) +
+                    _function_info(func))
 
 
 def _wrong_count(func, n, n_target):

@@ -451,3 +451,35 @@ def test_legacy_function_numpy_scalar_output_is_refused():
     assert str(info.value) == (
         "forward output must be a tuple of ndarrays.\nFunction: Sum0\n"
         "Actual output types: (<class 'numpy.float32'>,)")
+
+
+class _IntGrad(chainer.FunctionNode):
+
+    def forward(self, xs):
+        return xs[0] * 2,
+
+    def backward(self, indexes, gys):
+        return Variable(numpy.array([2], numpy.int64)),
+
+
+def test_debug_checks_a_gradient_against_the_one_already_there():
+    # Chainer's debug mode compares a user function's gradient with the
+    # first one its input has (here the leaf's own): its text
+    x = Variable(numpy.array([1], numpy.float32))
+    x.grad = numpy.array([1], numpy.float32)
+    y, = _IntGrad().apply((x,))
+    with chainer.using_config('debug', True):
+        with pytest.raises(ValueError) as e:
+            y.backward()
+    assert str(e.value) == (
+        'dtype of gradients returned from backward is incorrect: '
+        'input-index=0, actual int64 != expected float32\n'
+        '  function=_IntGrad (_IntGrad)\n'
+        '    input 0: shape=(1,) dtype=float32\n'
+        '    output 0: shape=(1,) dtype=float32')
+    # without a gradient there, the dtype is _fit's to refuse
+    x.cleargrad()
+    y, = _IntGrad().apply((x,))
+    with chainer.using_config('debug', True):
+        with pytest.raises(TypeError, match='has a bug'):
+            y.backward()
