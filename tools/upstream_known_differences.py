@@ -24,16 +24,6 @@ TARGET = os.path.join(os.path.dirname(HERE), 'tests',
 
 # (pattern searched in "id<TAB>status", title, why).  First match wins.
 RULES = [
-    (r'graph_optimization_tests\.test_static_graph_models\.TestBNChain_.*'
-     r'test_backward_cpu',
-     '@static_graph does not compute float16/float64 statistics in float32',
-     'check_backward(dtype=\'f\') gives the chain float32 gamma and beta '
-     'while its running statistics stay float16 or float64. Define-by-run '
-     'refuses that mix in fixed_batch_normalization (as Chainer\'s does); '
-     'Chainer\'s static graph passes only because it copies the float32 '
-     'values into the arrays it recorded, silently computing in another '
-     'precision. chainer-ng\'s replay keys on dtypes and runs such a call '
-     'define-by-run, so it gets the same error as without @static_graph.'),
     (r'array\(.*\tmissing$',
      'Test ids holding random arrays',
      'The ids hold arrays drawn at random when the test files are imported; '
