@@ -13,7 +13,8 @@ class AbsoluteError(FunctionNode):
         check_pair(self, x0, x1)
         diff = x0 - x1
         self._sign = backend.get_array_module(diff).sign(diff)
-        return abs(diff),
+        # (x0's dtype: mixed dtypes, with type_check off, subtract promoted)
+        return abs(diff).astype(x0.dtype, copy=False),
 
     def backward(self, indexes, grad_outputs):
         # sign(d) is constant (0 at d == 0, the subgradient chosen).

@@ -1,7 +1,10 @@
 """``F.cross_covariance``: a penalty on the cross-covariance of two
 feature sets."""
 
+import numpy
+
 from chainer import backend
+from chainer.configuration import _local_store
 from chainer.function_node import FunctionNode
 from chainer.functions._errors import check_float, invalid_type
 from chainer.functions.loss._util import check_reduce
@@ -26,7 +29,7 @@ class CrossCovariance(FunctionNode):
     def forward(self, inputs):
         y, z = inputs
         check_float(self, y, 'y')
-        if y.dtype != z.dtype:
+        if y.dtype != z.dtype and _local_store.type_check:
             raise invalid_type(self, 'y.dtype == z.dtype',
                                '{} != {}'.format(y.dtype, z.dtype))
         for name, v in (('y', y), ('z', z)):
@@ -45,8 +48,9 @@ class CrossCovariance(FunctionNode):
         if self.reduce == 'half_squared_sum':
             # a dot product (not an elementwise sum): Chainer's rounding
             flat = cov.ravel()
-            return xp.asarray(flat.dot(flat) * 0.5, y.dtype),
-        return cov.astype(y.dtype, copy=False),
+            return xp.asarray(flat.dot(flat) * 0.5, cov.dtype),
+        # (z's dtype promotes, with type_check off)
+        return cov.astype(numpy.result_type(y, z), copy=False),
 
     def backward(self, indexes, grad_outputs):
         from chainer.functions.array.broadcast import broadcast_to

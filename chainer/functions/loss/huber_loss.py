@@ -23,7 +23,8 @@ class HuberLoss(FunctionNode):
         self.retain_inputs((0, 1))
         xp = backend.get_array_module(x)
         delta = self.delta
-        diff = x - t
+        # (in x's dtype also when t's differs, with type_check off)
+        diff = (x - t).astype(x.dtype, copy=False)
         absd = abs(diff)
         self._inner = inner = absd <= delta
         # Chainer's arithmetic, delta in x's dtype:

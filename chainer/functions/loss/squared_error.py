@@ -12,7 +12,8 @@ class SquaredError(FunctionNode):
         check_pair(self, x0, x1)
         self.retain_inputs((0, 1))
         diff = x0 - x1
-        return diff * diff,
+        # (x0's dtype: mixed dtypes, with type_check off, square promoted)
+        return (diff * diff).astype(x0.dtype, copy=False),
 
     def backward(self, indexes, grad_outputs):
         x0, x1 = self.get_retained_inputs()

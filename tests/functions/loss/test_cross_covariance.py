@@ -64,3 +64,17 @@ def test_float16_gradients_round_as_chainer():
                                            1.158203125, 3.65625]
     assert z.grad.ravel()[:4].tolist() == [-5.390625, 3.38671875,
                                            4.83203125, -0.459228515625]
+
+
+def test_mixed_dtypes_without_type_check():
+    # as Chainer: with type_check off the covariance is promoted
+    y = numpy.array([[0.3], [-1.7], [2.2]], numpy.float16)
+    z = numpy.array([[1.1], [0.4], [-0.35]], numpy.float32)
+    with pytest.raises(InvalidType, match='y.dtype == z.dtype'):
+        F.cross_covariance(y, z)
+    with chainer.using_config('type_check', False):
+        loss = F.cross_covariance(y, z)
+        cov = F.cross_covariance(z, y.astype(numpy.float64), reduce='no')
+    assert loss.dtype == numpy.float32
+    assert loss.array.tolist() == 0.11295299977064133
+    assert cov.dtype == numpy.float64

@@ -56,3 +56,19 @@ def test_rounds_as_chainer(dtype, x, t, want):
                      reduce='no')
     assert y.dtype == dtype
     assert y.array.tolist() == want
+
+
+def test_mixed_dtypes_without_type_check():
+    # as Chainer: with type_check off x - t is cast to x's dtype first
+    import chainer
+    x = numpy.array([[0.3, -1.7, 2.2]], numpy.float16)
+    t = numpy.array([[2.2, 0.8, -0.7]], numpy.float32)
+    with pytest.raises(InvalidType, match='x.dtype == t.dtype'):
+        F.huber_loss(x, t, 1.)
+    with chainer.using_config('type_check', False):
+        y = F.huber_loss(x, t, 1.)
+        z = F.contrastive(x, t / 2, numpy.array([1], 'i'))
+        w = F.triplet(x, t / 2, numpy.array([[0.9, -0.2, 0.45]]), margin=3)
+    assert y.dtype == numpy.float16 and y.array.tolist() == [5.796875]
+    assert z.dtype == numpy.float16 and z.array.tolist() == 5.7734375
+    assert w.dtype == numpy.float16 and w.array.tolist() == 8.8828125
