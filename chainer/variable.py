@@ -220,9 +220,10 @@ class Variable:
     """
 
     # ``_layout`` is set only on variables of a non-standard memory layout
-    # (see chainer.memory_layouts).
+    # (see chainer.memory_layouts).  ``__dict__`` (made only when used) lets
+    # users tag a variable with attributes of their own, as Chainer does.
     __slots__ = ('_data', '_node', '_requires_grad', '_name', '_layout',
-                 '__weakref__')
+                 '__weakref__', '__dict__')
     __array_priority__ = 200
     __hash__ = None
     # Chainer's flag for a variable holding a ChainerX array (never, here).
@@ -748,6 +749,8 @@ class Variable:
         v._name = self._name
         if self._node is not None and self._node._grad_var is not None:
             v.node._grad_var = self._node._grad_var
+        # a user's own attributes come along (deepcopy and pickle drop them)
+        v.__dict__.update(self.__dict__)
         return v
 
     def __reduce__(self):
@@ -1062,6 +1065,9 @@ class Parameter(Variable):
             shared[:] = [r for r in shared if r() is not None]
         shared.append(_weakref(p))
         p._shared = shared
+        attrs = p.__dict__
+        for k, v in self.__dict__.items():  # a user's own attributes
+            attrs.setdefault(k, v)
         return p
 
     def __deepcopy__(self, memo):

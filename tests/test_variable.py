@@ -339,3 +339,24 @@ def test_len_of_an_empty_variable_words_it_as_none():
     with pytest.raises(TypeError) as info:
         len(chainer.Variable(numpy.array(1., dtype=numpy.float32)))
     assert str(info.value) == 'len() of unsized object'
+
+
+def test_variables_take_user_attributes_and_shallow_copies_keep_them():
+    # As Chainer: a Variable or Parameter may carry attributes of its own;
+    # copy.copy keeps them, deepcopy and pickle do not.
+    x = _v([1., 2.])
+    x.tag = ['t']
+    y = x * 2
+    y.tag = 'y'
+    assert y.tag == 'y' and getattr(x, 'other', 'dflt') == 'dflt'
+    p = chainer.Parameter(numpy.ones(2, numpy.float32))
+    p.tag = ['p']
+    for v in (x, p):
+        assert copy.copy(v).tag is v.tag
+        assert not hasattr(copy.deepcopy(v), 'tag')
+        assert not hasattr(pickle.loads(pickle.dumps(v)), 'tag')
+    assert copy.copy(p).initializer is p.initializer
+    del x.tag
+    assert not hasattr(x, 'tag')
+    with pytest.raises(AttributeError):
+        del x.tag
