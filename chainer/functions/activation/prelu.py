@@ -1,6 +1,7 @@
 """``F.prelu``: x for x >= 0, W * x otherwise, W learned per channel."""
 
 from chainer import backend
+from chainer.configuration import _local_store
 from chainer.function_node import FunctionNode
 from chainer.functions._errors import check_float, invalid_type
 
@@ -9,7 +10,7 @@ def _check_param(func, x, w, name):
     """Chainer's checks of a per-channel parameter (PReLU's W, Swish's
     beta): same dtype as x, shape x.shape[1:1 + ndim]."""
     check_float(func, x)
-    if w.dtype != x.dtype:
+    if w.dtype != x.dtype and _local_store.type_check:
         raise invalid_type(func, '{}.dtype == x.dtype'.format(name),
                            '{} != {}'.format(w.dtype, x.dtype))
     if x.ndim < w.ndim + 1:
@@ -39,7 +40,8 @@ class PReLUFunction(FunctionNode):
         self.retain_inputs((0, 1))
         xp = backend.get_array_module(x)
         w = W.reshape(_aligned_shape(W.shape, x.ndim))
-        return xp.where(x >= 0, x, x * w),
+        # (x's dtype also for another W's, with type_check off)
+        return xp.where(x >= 0, x, x * w).astype(x.dtype, copy=False),
 
     def backward(self, indexes, grad_outputs):
         from chainer.functions.array.reshape import reshape

@@ -4,7 +4,8 @@ import numpy
 
 from chainer import backend
 from chainer.function_node import FunctionNode
-from chainer.functions._errors import broadcast_error, invalid_type
+from chainer.functions._errors import (broadcast_error, check_same_dtype,
+                                       invalid_type)
 from chainer.variable import Variable
 
 
@@ -22,9 +23,7 @@ class Where(FunctionNode):
             raise invalid_type(
                 self, "condition.dtype == <class 'numpy.bool_'>",
                 "{} != <class 'numpy.bool_'>".format(condition.dtype))
-        if x.dtype != y.dtype:
-            raise invalid_type(self, 'x.dtype == y.dtype',
-                               '{} != {}'.format(x.dtype, y.dtype))
+        check_same_dtype(self, x, y, names=('x', 'y'))
         try:
             numpy.broadcast_shapes(condition.shape, x.shape, y.shape)
         except ValueError:

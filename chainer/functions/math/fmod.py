@@ -17,7 +17,9 @@ class Fmod(FunctionNode):
         check_float(self, x)
         check_same_dtype(self, x, divisor, names=('x', 'divisor'))
         self.retain_inputs((0, 1))
-        return backend.get_array_module(x).fmod(x, divisor),
+        # x's dtype (mixed dtypes, with type_check off, divide promoted)
+        return backend.get_array_module(x).fmod(x, divisor).astype(
+            x.dtype, copy=False),
 
     def backward(self, indexes, grad_outputs):
         gy, = grad_outputs

@@ -1,7 +1,8 @@
 """Elementwise linear interpolation ``p * x + (1 - p) * y``."""
 
 from chainer.function_node import FunctionNode
-from chainer.functions._errors import check_float, invalid_type
+from chainer.functions._errors import (check_float, check_same_dtype,
+                                       invalid_type)
 
 
 class LinearInterpolate(FunctionNode):
@@ -9,10 +10,8 @@ class LinearInterpolate(FunctionNode):
     def forward(self, inputs):
         p, x, y = inputs
         check_float(self, p, 'p')
-        for a, name in ((x, 'x'), (y, 'y')):
-            if a.dtype != p.dtype:
-                raise invalid_type(self, '{}.dtype == p.dtype'.format(name),
-                                   '{} != {}'.format(a.dtype, p.dtype))
+        check_same_dtype(self, x, p, names=('x', 'p'))
+        check_same_dtype(self, y, p, names=('y', 'p'))
         for a, name in ((x, 'x'), (y, 'y')):
             if a.shape != p.shape:
                 raise invalid_type(self, 'p.shape == {}.shape'.format(name),

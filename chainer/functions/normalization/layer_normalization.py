@@ -3,6 +3,7 @@
 import numpy
 
 from chainer import backend
+from chainer.configuration import _local_store
 from chainer.function_node import FunctionNode
 from chainer.functions._errors import check_float, invalid_type
 from chainer.functions.normalization.batch_normalization import (
@@ -21,7 +22,7 @@ class LayerNormalization(FunctionNode):
         if x.ndim != 2:
             raise invalid_type(self, 'x.ndim == 2', '{} != 2'.format(x.ndim))
         for name, p in (('gamma', gamma), ('beta', beta)):
-            if p.dtype != x.dtype:
+            if p.dtype != x.dtype and _local_store.type_check:
                 raise invalid_type(self, '{}.dtype == x.dtype'.format(name),
                                    '{} != {}'.format(p.dtype, x.dtype))
             if p.shape != x.shape[1:]:
@@ -41,7 +42,8 @@ class LayerNormalization(FunctionNode):
             return x_mu * self.inv_std * gamma + beta,
         self.mean, self.inv_std, _ = _stats(x, (1,), self.eps)
         y = (_interm(x) - self.mean) * self.inv_std * gamma + beta
-        return y.astype(x.dtype, copy=False),
+        # (gamma's and beta's dtypes promote, with type_check off)
+        return y.astype(numpy.result_type(x, gamma, beta), copy=False),
 
     def backward(self, indexes, grad_outputs):
         # Chainer's chain rule step by step, in F ops (so any order of

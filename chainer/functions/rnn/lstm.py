@@ -8,6 +8,7 @@ layout of Chainer, so weights trained with it give the same numbers).
 
 import chainer
 from chainer import backend
+from chainer.configuration import _local_store
 from chainer.function_node import FunctionNode
 from chainer.functions._errors import invalid_type
 
@@ -34,7 +35,7 @@ def _check_cell(func, c, x, n_gates, c_name='c', x_name='x'):
     if x.dtype.kind != 'f':
         raise invalid_type(func, '{}.dtype.kind == f'.format(x_name),
                            '{} != f'.format(x.dtype.kind))
-    if c.dtype != x.dtype:
+    if c.dtype != x.dtype and _local_store.type_check:
         raise invalid_type(func, '{}.dtype == {}.dtype'.format(x_name, c_name),
                            '{} != {}'.format(x.dtype, c.dtype))
     if x.ndim < 2 or c.ndim != x.ndim:
@@ -83,7 +84,9 @@ class LSTM(FunctionNode):
         a, i, f, o = _gates(x, 4)
         a = xp.tanh(a)
         i, f, o = _sigmoid(xp, i), _sigmoid(xp, f), _sigmoid(xp, o)
-        c = a * i + f * c_prev[:b]
+        # (the cell keeps c_prev's dtype also for another x's, with
+        # type_check off)
+        c = (a * i + f * c_prev[:b]).astype(c_prev.dtype, copy=False)
         tanh_c = xp.tanh(c)
         h = o * tanh_c
         self._cache = (a, i, f, o, tanh_c)

@@ -34,9 +34,12 @@ class TreeLSTM(FunctionNode):
         gates = _blocks(x, 3 + n)
         a, i, o = xp.tanh(gates[0]), _sigmoid(xp, gates[1]), \
             _sigmoid(xp, gates[2])
-        c = a * i
+        # the forget terms summed first, then a * i added (Chainer's order:
+        # its rounding where the cells' dtypes differ, with type_check off)
+        fc = 0
         for f, c_k in zip(gates[3:], cs):
-            c = c + _sigmoid(xp, f) * c_k
+            fc = fc + _sigmoid(xp, f) * c_k
+        c = a * i + fc
         return c, o * xp.tanh(c)
 
     def backward(self, indexes, grad_outputs):

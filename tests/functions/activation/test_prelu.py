@@ -47,3 +47,18 @@ def test_errors():
         F.prelu(x, numpy.ones(3, numpy.float64))
     with pytest.raises(InvalidType, match='x.ndim'):
         F.prelu(x[0], numpy.ones(3, numpy.float32))
+
+
+def test_mixed_dtypes_without_type_check():
+    # as Chainer: the dtype check is a type check; with it off y keeps x's
+    # dtype
+    import chainer
+    x = numpy.array([[0.3, -1.7, 2.2]], numpy.float16)
+    W = numpy.array([1.1, 0.4, -0.35], numpy.float32)
+    with pytest.raises(InvalidType, match='W.dtype == x.dtype'):
+        F.prelu(x, W)
+    with chainer.using_config('type_check', False):
+        y = F.prelu(x, W)
+    assert y.dtype == numpy.float16
+    assert y.array.tolist() == [[0.300048828125, -0.68017578125,
+                                 2.19921875]]

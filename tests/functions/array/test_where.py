@@ -47,3 +47,18 @@ def test_not_broadcastable_text_is_chainers():
     assert str(e.value) == (
         'cannot broadcast inputs of the following shapes:\n'
         'condition.shape = (2, 3)\nx.shape = (2, 3)\ny.shape = (3, 2)')
+
+
+def test_mixed_dtypes_without_type_check():
+    # as Chainer: the dtype check is a type check; with it off NumPy
+    # promotes
+    c = numpy.array([[True, False, True]])
+    x = numpy.array([[0.3, -1.7, 2.2]], numpy.float16)
+    y = numpy.array([[1.1, 0.4, -0.35]], numpy.float32)
+    with pytest.raises(InvalidType, match='x.dtype == y.dtype'):
+        F.where(c, x, y)
+    with chainer.using_config('type_check', False):
+        z = F.where(c, x, y)
+    assert z.dtype == numpy.float32
+    assert z.array.tolist() == [[0.300048828125, 0.4000000059604645,
+                                 2.19921875]]

@@ -54,3 +54,19 @@ def test_errors():
         F.fmod(x, x.astype(numpy.float64))
     with pytest.raises(ValueError):
         F.fmod(x, numpy.ones(3, numpy.float32))
+
+
+def test_mixed_dtypes_without_type_check():
+    # as Chainer: with type_check off the remainder is taken promoted and
+    # cast to x's dtype
+    x = numpy.array([[0.3, -1.7, 2.2]], numpy.float16) * 3
+    d = numpy.array([[2.1, 1.4, 0.65]], numpy.float32)
+    with pytest.raises(type_check.InvalidType, match='x.dtype == '
+                       'divisor.dtype'):
+        F.fmod(x, d)
+    with chainer.using_config('type_check', False):
+        y = F.fmod(x, d)
+        z = F.fmod(d, d.astype(numpy.float64) / 3)
+    assert y.dtype == numpy.float16
+    assert y.array.tolist() == [[0.900390625, -0.9013671875, 0.09765625]]
+    assert z.dtype == numpy.float32

@@ -70,3 +70,19 @@ def test_gradient_of_y_rounds_as_chainer():
         -1.7342116832733154, -0.8723908066749573, 0.0009729154407978058,
         0.23227515816688538, -1.3297748565673828, 2.9053306579589844,
         0.007733672857284546, 0.4354001581668854]
+
+
+def test_mixed_dtypes_without_type_check():
+    # as Chainer: the dtype checks are type checks; with them off NumPy
+    # promotes
+    p = numpy.array([[1.1, 0.4, -0.35]], numpy.float32)
+    x = numpy.array([[0.3, -1.7, 2.2]], numpy.float16)
+    y = numpy.array([[0.9, -0.2, 0.45]])
+    with pytest.raises(type_check.InvalidType, match='x.dtype == p.dtype'):
+        F.linear_interpolate(p, x, y)
+    with chainer.using_config('type_check', False):
+        z = F.linear_interpolate(p, x, y)
+    assert z.dtype == numpy.float64
+    numpy.testing.assert_allclose(z.array, [[
+        0.24005369544029237, -0.8000781536102295, -0.16222656369209287]],
+        rtol=1e-15)

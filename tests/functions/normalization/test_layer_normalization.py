@@ -85,3 +85,19 @@ def test_float16_steps_in_float16_as_chainer():
     assert y.array[0].tolist() == [
         0.6591796875, -0.591796875, -0.061492919921875, 1.095703125,
         0.75341796875, -1.85546875]
+
+
+def test_mixed_dtypes_without_type_check():
+    # as Chainer: the dtype checks are type checks; with them off gamma's
+    # and beta's dtypes promote
+    x = numpy.array([[0.3, -1.7, 2.2]], numpy.float16)
+    g = numpy.array([1.1, 0.4, -0.35], numpy.float32)
+    b = numpy.array([0.9, -0.2, 0.45])
+    with pytest.raises(InvalidType, match='gamma.dtype == x.dtype'):
+        F.layer_normalization(x, g, b)
+    with chainer.using_config('type_check', False):
+        y = F.layer_normalization(x, g, b)
+    assert y.dtype == numpy.float64
+    numpy.testing.assert_allclose(y.array, [[
+        0.9232971198856831, -0.6945312440395355, 0.02480469346046449]],
+        rtol=1e-15)

@@ -131,3 +131,17 @@ def test_bits_match_chainer_lstm_grad():
     for k, v in expect.items():
         numpy.testing.assert_array_equal(out[k], v, err_msg=k)
         assert out[k].dtype == numpy.float32
+
+
+def test_mixed_dtypes_without_type_check():
+    # as Chainer: the dtype check is a type check; with it off the cell
+    # keeps c's dtype, h is promoted
+    c = numpy.array([[0.3]], numpy.float16)
+    x = numpy.array([[1.1, 0.4, -0.35, 1.1]], numpy.float32)
+    with pytest.raises(InvalidType, match='x.dtype == c.dtype'):
+        F.lstm(c, x)
+    with chainer.using_config('type_check', False):
+        c1, h = F.lstm(c, x)
+    assert c1.dtype == numpy.float16 and c1.array.tolist() == [[0.603515625]]
+    assert h.dtype == numpy.float32
+    assert h.array.tolist() == [[0.40480342507362366]]

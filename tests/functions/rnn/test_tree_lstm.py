@@ -59,3 +59,29 @@ def test_errors():
         F.tree_lstm(x)
     with pytest.raises(InvalidType, match='shape\\[0\\] == x.shape\\[0\\]'):
         F.tree_lstm(c, numpy.ones((3, 2), 'f'), x)
+
+
+def test_mixed_dtypes_without_type_check():
+    # as Chainer: with type_check off the dtypes promote, the forget terms
+    # summed before a * i is added (Chainer's rounding)
+    import chainer
+    c1 = numpy.array([[0.3]], numpy.float16)
+    c2 = numpy.array([[1.1]], numpy.float32)
+    x = numpy.concatenate([c2, [[0.4, -0.35]]], 1).astype(numpy.float32)
+    x = numpy.concatenate([x, [[0.9, -0.2]]], 1)
+    with pytest.raises(InvalidType, match='x.dtype == c_1.dtype'):
+        F.tree_lstm(c1, c2, x)
+    with chainer.using_config('type_check', False):
+        c, h = F.tree_lstm(c1, c2, x)
+    assert c.dtype == h.dtype == numpy.float64
+    assert c.array.tolist() == [[1.1877510713414745]]
+    assert h.array.tolist() == [[0.343057839755602]]
+    c1 = numpy.array([[0.3, -0.6]], numpy.float16)
+    c2 = numpy.array([[1.1, 0.7]], numpy.float32)
+    x = numpy.array([[1.3, -0.8, 0.6, 2.1, -1.4, 0.2, 0.5, -0.3, 1.7, 0.1]],
+                    numpy.float16)
+    with chainer.using_config('type_check', False):
+        c, h = F.tree_lstm(c1, c2, x)
+    assert c.dtype == numpy.float32
+    assert c.array.tolist() == [[1.6731934547424316, -0.479248046875]]
+    assert h.array.tolist() == [[0.1843012273311615, -0.24501562118530273]]
