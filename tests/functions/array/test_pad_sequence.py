@@ -45,3 +45,18 @@ def test_pad_sequence_errors():
         F.pad_sequence([])
     with pytest.raises(InvalidType, match='ndim > 0'):
         F.pad_sequence([numpy.ones((), numpy.float32)])
+
+
+def test_mixed_dtypes_without_type_check():
+    # as Chainer: the dtype check is a type check; with it off the padded
+    # array keeps x0's dtype
+    import chainer
+    xs = [numpy.array([.3, -1.7], numpy.float16),
+          numpy.array([1.1], numpy.float32)]
+    with pytest.raises(InvalidType, match='x1.dtype == x0.dtype'):
+        F.pad_sequence(xs, padding=-1)
+    with chainer.using_config('type_check', False):
+        y = F.pad_sequence(xs, padding=-1)
+    assert y.dtype == numpy.float16
+    assert y.array.tolist() == [[0.300048828125, -1.7001953125],
+                                [1.099609375, -1.0]]

@@ -108,3 +108,19 @@ def test_gradients_round_as_chainer():
         -0.3256935477256775, -0.7533025145530701, 7.720881462097168,
         0.02631703019142151, -0.5919879674911499, -3.540764093399048,
         -0.8427674174308777, -0.45758873224258423, -4.223767280578613]
+
+
+def test_mixed_dtypes_without_type_check():
+    # as Chainer: the grid's dtype check is a type check; with it off the
+    # samples keep x's dtype
+    x = numpy.arange(16.).reshape(1, 1, 4, 4) / 7
+    grid = numpy.array([[[[-.5, .3], [.2, .9]], [[.1, -.4], [.6, .7]]]],
+                       numpy.float32)
+    with pytest.raises(InvalidType, match='grid.dtype == x.dtype'):
+        F.spatial_transformer_sampler(x, grid)
+    with chainer.using_config('type_check', False):
+        y = F.spatial_transformer_sampler(x, grid)
+    assert y.dtype == numpy.float64
+    numpy.testing.assert_allclose(y.array, [[[
+        [1.0500000544956754, 0.7928571701049804],
+        [1.6285715103149414, 1.8642858096531458]]]], rtol=1e-15)

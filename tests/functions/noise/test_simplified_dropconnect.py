@@ -172,3 +172,18 @@ def test_test_mode_draws_its_mask():
                                      use_batchwise_mask=batchwise)
         assert numpy.random.rand() == after
         assert y.array.tolist() == [[3.] * 4] * 2
+
+
+def test_mixed_dtypes_without_type_check():
+    # as Chainer: b's dtype check is a type check; with it off the output
+    # keeps x's dtype
+    x = numpy.array([[.3, -1.7]])
+    W = numpy.array([[1.1, .4], [-.35, .9]], numpy.float32)
+    b = numpy.array([.2, .1], numpy.float32)
+    with pytest.raises(InvalidType, match='b.dtype == x.dtype'):
+        F.simplified_dropconnect(x, W, b, train=False)
+    with chainer.using_config('type_check', False):
+        y = F.simplified_dropconnect(x, W, b, train=False)
+    assert y.dtype == numpy.float64
+    numpy.testing.assert_allclose(
+        y.array, [[-0.14999999999999997, -1.534999956190586]], rtol=1e-15)

@@ -76,3 +76,23 @@ def test_errors():
         F.roi_pooling_2d(x[0], rois, 2, 3, 0.5)
     with pytest.raises(TypeError, match='outsize'):
         F.roi_pooling_2d(x, rois, 0, 3, 0.5)
+
+
+def test_mixed_dtypes_without_type_check():
+    # as Chainer: the rois' dtype check is a type check; with it off the
+    # pooled values keep x's dtype
+    x = numpy.arange(16.).reshape(1, 1, 4, 4) / 7
+    rois = numpy.array([[0, 0, 0, 3, 3]], numpy.float32)
+    with pytest.raises(InvalidType, match='rois.dtype == x.dtype'):
+        F.roi_pooling_2d(x, rois, 2, 2, 1.)
+    with chainer.using_config('type_check', False):
+        y = F.roi_pooling_2d(x, rois, 2, 2, 1.)
+        z = F.roi_average_pooling_2d(
+            x.astype(numpy.float32), rois[:, 1:].astype(numpy.float64),
+            numpy.array([0], numpy.int32), 2, 1.)
+    assert y.dtype == numpy.float64
+    assert y.array.tolist() == [[[[0.7142857142857143, 1.0],
+                                  [1.8571428571428572, 2.142857142857143]]]]
+    assert z.dtype == numpy.float32
+    assert z.array.tolist() == [[[[0.3571428656578064, 0.5],
+                                  [0.9285714626312256, 1.0714285373687744]]]]
