@@ -9,6 +9,7 @@ built from differentiable ops, so it can be differentiated again.
 
 import numpy
 
+from chainer.configuration import _local_store
 from chainer.function_node import FunctionNode
 from chainer.functions._errors import invalid_type
 
@@ -29,7 +30,7 @@ class BilinearFunction(FunctionNode):
             if a.dtype.kind != 'f':
                 raise invalid_type(self, '{}.dtype.kind == f'.format(
                     _NAMES[i]), '{} != f'.format(a.dtype.kind))
-            if a.dtype != e1.dtype:
+            if a.dtype != e1.dtype and _local_store.type_check:
                 f32 = numpy.dtype(numpy.float32)
                 if any(b.dtype == f32 for b in inputs):
                     # Chainer takes float32 only, and says so.

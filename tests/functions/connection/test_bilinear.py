@@ -89,3 +89,25 @@ def test_errors():
             'Expect: in_types[3].shape[0] == in_types[2].shape[0]\n'
             'Actual: 2 != 3')):
         F.bilinear(e1, e2, W, V1[:2], V2, b)
+
+
+def test_mixed_dtypes_without_type_check():
+    # as Chainer: float32 only is a type check; with it off the product
+    # e1 W e2 promotes, V1, V2 and b add in its dtype
+    rng = numpy.random.RandomState(5)
+    e1, e2 = rng.randn(3, 2), rng.randn(3, 3)
+    W, V1, V2, b = rng.randn(2, 3, 4), rng.randn(2, 4), rng.randn(3, 4), \
+        rng.randn(4)
+    expect = numpy.einsum('ij,ik,jkl->il', e1, e2, W) + e1.dot(V1) + \
+        e2.dot(V2) + b
+    f32 = [a.astype(numpy.float32) for a in (e1, e2, W, V1, V2, b)]
+    with pytest.raises(InvalidType, match=r'in_types\[2\].dtype == '):
+        F.bilinear(f32[0], f32[1], W, *f32[3:])
+    with chainer.using_config('type_check', False):
+        y = F.bilinear(f32[0], f32[1], W, *f32[3:])
+        z = F.bilinear(*f32[:3], V1, f32[4], b)
+        w = F.bilinear(e1, e2, f32[2].astype(numpy.float16))
+    assert y.dtype == numpy.float64 and z.dtype == numpy.float32
+    assert w.dtype == numpy.float64
+    numpy.testing.assert_allclose(y.array, expect, rtol=1e-5)
+    numpy.testing.assert_allclose(z.array, expect, rtol=1e-5)
