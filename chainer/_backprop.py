@@ -19,7 +19,7 @@ import numpy
 import chainer
 from chainer import backend
 from chainer.configuration import _MISSING, _local_store, using_config
-from chainer.variable import Variable, _new_variable
+from chainer.variable import Variable, _check_grad, _new_variable
 
 
 def _sum(gs):
@@ -553,7 +553,12 @@ def _seed(var, loss_scale, caller):
             '0-dimensional array. Apply chainer.functions.squeeze to obtain '
             'a scalar variable. If the size of this variable accidentally '
             'becomes one, set zero to grad.', DeprecationWarning)
-    return _ones(var, loss_scale)
+    g = _ones(var, loss_scale)
+    if isinstance(data, numpy.generic):
+        # data set to a NumPy scalar: the ones made for it are refused, as
+        # Chainer refuses them
+        _check_grad(g._data, data.shape, data.dtype, type(data))
+    return g
 
 
 def _ones(var, loss_scale):
@@ -591,6 +596,12 @@ def backward_from_variable(var, retain_grad, enable_double_backprop,
     """Variable.backward: backprop from one output."""
     node = var._node
     if node is None or node._creator_node is None:
+        data = var._data
+        if data is not None and data.size == 1 and (
+                node is None or node._grad_var is None):
+            # A leaf of one element gets its initial error (ones) as its
+            # gradient, as in Chainer.
+            var.node._grad_var = _seed(var, loss_scale, 'Variable.backward')
         return
     if var._data is None:
         raise RuntimeError('backward: the variable has no data')

@@ -244,11 +244,14 @@ class FunctionNode:
                         rank = node._rank
                     nodes.append(node)
                 x = x._data
-                if x is None:
-                    raise ValueError(
-                        '{}: input {} is a Variable without data (an '
-                        'uninitialized Parameter?)'.format(
-                            self.label, len(xs)))
+                if type(x) is not _ndarray:
+                    if x is None:
+                        raise ValueError(
+                            '{}: input {} is a Variable without data (an '
+                            'uninitialized Parameter?)'.format(
+                                self.label, len(xs)))
+                    if not isinstance(x, _array_types()):  # a NumPy scalar
+                        raise _input_type_error(self, inputs)
             elif type(x) is _ndarray or isinstance(x, _array_types()):
                 if record:
                     nodes.append(_new_node(x, False, None, 0))

@@ -365,7 +365,10 @@ class Variable:
 
     @array.setter
     def array(self, d):
-        if d is not None and not isinstance(d, _array_types()):
+        # A NumPy scalar (``x.array = x.array.sum()``) is taken, as Chainer
+        # takes it; an op given such a variable refuses it.
+        if d is not None and not isinstance(d, _array_types()) and \
+                not isinstance(d, numpy.generic):
             raise TypeError(
                 'Variable.array: expected a numpy or cupy array, got '
                 '{}'.format(type(d).__name__))
@@ -448,11 +451,8 @@ class Variable:
         return self._data.item()
 
     def __len__(self):
-        if self._data is None:
-            raise TypeError("object of type 'NoneType' has no len()")
-        if self._data.ndim == 0:
-            raise TypeError('len() of unsized object')
-        return self._data.shape[0]
+        # (the array's own TypeError for None, 0-d arrays, NumPy scalars)
+        return len(self._data)
 
     # --- gradient ---------------------------------------------------------
 

@@ -360,3 +360,52 @@ def test_variables_take_user_attributes_and_shallow_copies_keep_them():
     assert not hasattr(x, 'tag')
     with pytest.raises(AttributeError):
         del x.tag
+
+
+def test_array_takes_a_numpy_scalar_that_ops_then_refuse():
+    # As Chainer: x.array = x.array.sum() is taken (it prints); an op, the
+    # initial error of backward and len refuse it with Chainer's words.
+    x = _v([1., 2.])
+    x.array = x.array.sum()
+    assert type(x.array) is numpy.float32 and x.shape == ()
+    assert repr(x) == 'variable(3.)' and x.item() == 3.0
+    for f in (lambda: -x, lambda: x + numpy.ones(2, numpy.float32),
+              lambda: F.relu(x)):
+        with pytest.raises(TypeError, match='^incompatible array types are '
+                           r'mixed in the forward input \(.*\)\.\nActual: '
+                           "<class 'numpy.float32'>"):
+            f()
+    with pytest.raises(TypeError) as e:
+        len(x)
+    assert str(e.value) == "object of type 'numpy.float32' has no len()"
+    y = _v(2.) * 1
+    y.array = numpy.float32(3)
+    with pytest.raises(TypeError) as e:
+        y.backward()
+    assert str(e.value) == (
+        "Type of data and grad mismatch\ngrad: <class 'numpy.ndarray'> != "
+        "data: <class 'numpy.float32'>")
+    with pytest.raises(TypeError, match='expected a numpy or cupy array'):
+        x.array = 1.0
+
+
+def test_backward_of_a_one_element_leaf_sets_its_grad():
+    # As Chainer: the initial error (ones, times the loss scale) becomes
+    # the leaf's grad; a grad already there, or more elements, stay as is.
+    x = _v(2.)
+    x.backward(loss_scale=3)
+    assert x.grad.dtype == numpy.float32 and x.grad == 3.0
+    x = _v(2., requires_grad=False)
+    x.backward()
+    assert x.grad == 1.0
+    x = _v([[2.]], numpy.float64)
+    with pytest.warns(DeprecationWarning, match='only one element'):
+        x.backward()
+    assert x.grad.shape == (1, 1) and x.grad.dtype == numpy.float64
+    x = _v(2.)
+    x.grad = numpy.array(4., numpy.float32)
+    x.backward()
+    assert x.grad == 4.0
+    x = _v([1., 2.])
+    x.backward()
+    assert x.grad is None
