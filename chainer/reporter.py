@@ -147,8 +147,9 @@ def _as_value(x):
 class Summary:
     """The running (weighted) mean and standard deviation of a scalar.
 
-    Values may be Python or NumPy scalars, 0-d arrays (NumPy or CuPy) or
-    0-d Variables; sums are kept on the values' device.
+    Values may be Python or NumPy scalars or 0-d arrays (NumPy or CuPy);
+    sums are kept on the values' device.  A Variable is summed as one, as
+    Chainer sums it (its mean is a Variable).
     """
 
     def __init__(self):
@@ -160,7 +161,6 @@ class Summary:
 
     def add(self, value, weight=1):
         """Adds ``value`` with the given ``weight``."""
-        value = _as_value(value)
         weight = _as_value(weight)
         if type(weight) in (int, float) and \
                 isinstance(value, (numpy.ndarray, numpy.generic)) and \

@@ -69,8 +69,15 @@ def test_summary():
     assert s.compute_mean() == pytest.approx(3.8)
     mean, std = s.make_statistics()
     assert mean == pytest.approx(3.8) and std == pytest.approx(0.9797959)
-    s.add(chainer.Variable(numpy.array(3.8)))  # Variables count by value
-    assert s.compute_mean() == pytest.approx(3.8)
+    # As Chainer: a Variable is summed as a Variable, so the mean is one
+    # (the std then fails, NumPy's sqrt on a Variable)
+    s.add(chainer.Variable(numpy.array(3.8, numpy.float32)))
+    mean = s.compute_mean()
+    assert type(mean) is chainer.Variable and mean.dtype == numpy.float32
+    assert float(mean.array) == pytest.approx(3.8)
+    assert mean.creator.label == '_ * 0.16666666666666666'  # 1 / n
+    with pytest.raises(TypeError, match='no callable sqrt method'):
+        s.make_statistics()
     with pytest.raises(ZeroDivisionError):
         reporter.Summary().compute_mean()
 
