@@ -10,6 +10,7 @@ needs, nothing more, and a variable the user drops frees its array.
 """
 
 import copy as _copy
+import sys as _sys
 from weakref import ref as _weakref
 import warnings
 
@@ -765,6 +766,15 @@ class Variable:
         self._compare_error('<')
 
     def __le__(self, other):
+        code = _sys._getframe(1).f_code
+        if code.co_name == 'isclose' and 'numpy' in code.co_filename:
+            # numpy.isclose (allclose, testing.assert_allclose) on Variables:
+            # NumPy 2 compares the object arrays first, where NumPy 1 (whose
+            # words Chainer users saw) failed in isfinite before.
+            raise TypeError(
+                "ufunc 'isfinite' not supported for the input types, and the "
+                'inputs could not be safely coerced to any supported types '
+                "according to the casting rule ''safe''")
         self._compare_error('<=')
 
     def __eq__(self, other):

@@ -409,3 +409,19 @@ def test_backward_of_a_one_element_leaf_sets_its_grad():
     x = _v([1., 2.])
     x.backward()
     assert x.grad is None
+
+
+@pytest.mark.parametrize('check', [
+    numpy.testing.assert_allclose, numpy.allclose, numpy.isclose])
+def test_isclose_on_variables_fails_in_numpy_1_words(check):
+    # Chainer users (NumPy 1) saw isfinite refuse the object arrays.
+    x = _v([[1., 2.]])
+    for a, b in ((x, x.array), (x.array, x), (x, x), (_v(2.), 2.0)):
+        with pytest.raises(TypeError) as e:
+            check(a, b)
+        assert str(e.value) == (
+            "ufunc 'isfinite' not supported for the input types, and the "
+            'inputs could not be safely coerced to any supported types '
+            "according to the casting rule ''safe''")
+    with pytest.raises(TypeError, match='do not support <= operator'):
+        x <= x
