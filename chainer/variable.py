@@ -536,14 +536,23 @@ class Variable:
             self.initialize(var.shape)
         device = self.device
         src_data = device.send(src._data)
-        _check_grad(src_data, self._data.shape, self._data.dtype)
+        data = self._data
         node = self.node
         dst = node._grad_var
         if dst is None:
+            _check_grad(src_data, data.shape, data.dtype)
             # (the same array when it is on this device, as in Chainer)
             node._grad_var = _new_variable(src_data)
-        else:
+        elif dst._data.shape == src_data.shape and \
+                dst._data.dtype == src_data.dtype:
             node._grad_var = _new_variable(dst._data + src_data)
+        else:
+            # As Chainer: the sum is the add op's (its InvalidType for two
+            # dtypes or shapes that do not broadcast), then checked.
+            with chainer.no_backprop_mode():
+                g = (_new_variable(src_data) + dst)._data
+            _check_grad(g, data.shape, data.dtype)
+            node._grad_var = _new_variable(g)
 
     def initialize(self, shape):
         raise RuntimeError(
@@ -565,10 +574,7 @@ class Variable:
         if dst is None:
             self.initialize(var.shape)
             dst = self._data
-        if src.shape != dst.shape:
-            raise ValueError(
-                'Variable.copydata: shape mismatch, this variable has shape '
-                '{} but the source has shape {}'.format(dst.shape, src.shape))
+        # (broadcasting, and NumPy's ValueError when it cannot, as Chainer)
         backend.copyto(dst, src)
 
     # --- graph surgery ----------------------------------------------------

@@ -145,8 +145,34 @@ class TestGrad:
         x = _v([0, 0])
         x.copydata(_v([3, 4]))
         numpy.testing.assert_array_equal(x.array, [3, 4])
-        with pytest.raises(ValueError, match='shape'):
+        # As Chainer: NumPy's copyto, which broadcasts (or says why not)
+        with pytest.raises(ValueError) as e:
             x.copydata(_v([1, 2, 3]))
+        assert str(e.value) == (
+            'could not broadcast input array from shape (3,) into shape (2,)')
+        x.copydata(_v(5.))
+        numpy.testing.assert_array_equal(x.array, [5, 5])
+
+    def test_addgrad_to_a_grad_adds_as_the_add_op(self):
+        # As Chainer: src.grad + x.grad by the add op (broadcasting, or its
+        # InvalidType), then the sum checked against x's data.
+        def mk(shape=(2, 2), dtype=numpy.float32):
+            return _v(numpy.ones(shape), dtype,
+                      grad=numpy.ones(shape, dtype))
+        x = mk()
+        x.addgrad(mk((2,)))
+        numpy.testing.assert_array_equal(x.grad, [[2, 2], [2, 2]])
+        with pytest.raises(chainer.utils.type_check.InvalidType,
+                           match='float64 != float32'):
+            mk().addgrad(mk(dtype=numpy.float64))
+        with pytest.raises(chainer.utils.type_check.InvalidType,
+                           match=r'lhs.shape = \(3,\)\nrhs.shape = \(2, 2\)'):
+            mk().addgrad(mk((3,)))
+        with pytest.raises(ValueError, match=r'grad: \(2, 2\) != data: \(2,\)'):
+            mk((2,)).addgrad(mk())
+        y = _v(numpy.ones((2, 2)))  # no grad yet: the grad's own check
+        with pytest.raises(ValueError, match=r'grad: \(2,\) != data'):
+            y.addgrad(mk((2,)))
 
 
 class TestOperatorsRefuse:
