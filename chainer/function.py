@@ -40,6 +40,7 @@ class FunctionAdapter(FunctionNode):
 
     def __init__(self, function):
         self._function = function
+        self._own_scalars = type(function).__module__.startswith('chainer.')
 
     @property
     def function(self):

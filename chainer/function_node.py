@@ -22,6 +22,8 @@ from chainer.graph_optimizations.static_graph_utilities import \
     static_forward_optimizations  # NOQA
 
 _ndarray = numpy.ndarray
+_generic = numpy.generic
+_asarray = numpy.asarray
 _weakref = weakref.ref
 _object_new = object.__new__
 _RELEASED = object()  # retained arrays dropped by backward(retain_graph=False)
@@ -141,6 +143,10 @@ class FunctionNode:
     _local_function_hooks = None
     _has_type_check = False
     _overrides_accumulate = False
+    # Whether NumPy scalars from forward (0-d arithmetic gives them) are
+    # taken as 0-d arrays: for chainer-ng's own ops; a user's forward gets
+    # Chainer's error (set per class, and by FunctionAdapter per Function).
+    _own_scalars = True
     # An op may define ``_backward_arrays(indexes, gys)``: its backward on
     # arrays (gys: the output gradients, arrays or None), which the engine
     # calls instead of ``backward`` when no graph is recorded (no double
@@ -157,6 +163,7 @@ class FunctionNode:
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
+        cls._own_scalars = cls.__module__.startswith('chainer.')
         cls._overrides_accumulate = cls.backward_accumulate is not \
             FunctionNode.backward_accumulate
         if '_has_type_check' in cls.__dict__:
@@ -286,8 +293,9 @@ class FunctionNode:
             y = outputs[0]
             if type(y) is not _ndarray:
                 # NumPy arithmetic on 0-d arrays gives scalars (taken from
-                # chainer-ng's own functions only, in _fix_outputs).
-                outputs = self._fix_outputs(outputs)
+                # chainer-ng's own functions only).
+                outputs = (_asarray(y),) if self._own_scalars and \
+                    isinstance(y, _generic) else self._fix_outputs(outputs)
                 y = outputs[0]
         else:
             for out in outputs:
@@ -366,9 +374,7 @@ class FunctionNode:
         if not isinstance(outputs, tuple):
             # (a list is let through for chainer-ng's own functions only;
             # a user's forward gets Chainer's error)
-            if isinstance(outputs, list) and type(getattr(
-                    self, '_function', self)).__module__.startswith(
-                        'chainer.'):
+            if isinstance(outputs, list) and self._own_scalars:
                 outputs = tuple(outputs)
             else:
                 raise TypeError(
@@ -376,9 +382,7 @@ class FunctionNode:
                         self.label, type(outputs)))
         fixed = []
         for y in outputs:
-            if isinstance(y, numpy.generic) and type(getattr(
-                    self, '_function', self)).__module__.startswith(
-                        'chainer.'):
+            if isinstance(y, numpy.generic) and self._own_scalars:
                 # (chainer-ng's own 0-d arithmetic; a user's forward gets
                 # Chainer's error below)
                 y = numpy.asarray(y)
