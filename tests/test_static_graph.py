@@ -1154,3 +1154,17 @@ def test_prints_chainers_schedule_messages(capsys):
     assert lines(lambda: F.sum(m2(x) + m2(x)).backward()) == [
         BUILT, BUILT, BACKWARD, BUILT, BACKWARD, BUILT]
     assert lines(lambda: F.sum(m2(x) + m2(x)).backward()) == []
+
+
+def test_chainers_names_in_static_graph_module():
+    from chainer.graph_optimizations import static_graph as module
+    from chainer.graph_optimizations.static_graph import (
+        ScheduleManager, StaticScheduleFunction)
+    m = _Printing()
+    x = numpy.ones((2, 3), numpy.float32)
+    for _ in range(3):
+        y = m(x)
+    assert isinstance(m.schedule_manager, ScheduleManager)
+    assert isinstance(y.creator, StaticScheduleFunction)
+    with pytest.raises(AttributeError, match='ArrayInfoX'):
+        module.ArrayInfoX

@@ -545,3 +545,18 @@ def static_graph(*args, **kwargs):
     if args:
         raise TypeError('static_graph takes keyword arguments only')
     return wrap
+
+
+# Chainer's names for the manager and the replay node (its code imports
+# them from here).
+ScheduleManager = StaticScheduleManager
+
+
+def __getattr__(name):
+    if name == 'StaticScheduleFunction':
+        # (_schedule imports function_node, which imports this module)
+        from chainer.graph_optimizations._schedule import (
+            StaticScheduleFunction)
+        return StaticScheduleFunction
+    raise AttributeError(
+        'module {!r} has no attribute {!r}'.format(__name__, name))
