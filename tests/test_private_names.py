@@ -163,3 +163,18 @@ def test_collections_ordered_dict():
     import collections
     from chainer.utils import _collections
     assert _collections.OrderedDict is collections.OrderedDict
+
+
+def test_pooling_base_modules():
+    import chainer.functions as F
+    # Chainer's modules of the pooling bases, for isinstance checks
+    from chainer.functions.pooling.pooling_2d import Pooling2D
+    from chainer.functions.pooling.pooling_nd import _PoolingND
+    x = numpy.ones((1, 1, 4, 4), numpy.float32)
+    for y in (F.average_pooling_2d(x, 2), F.unpooling_2d(x, 2),
+              F.max_pooling_nd(x, 2), F.max_pooling_2d(x, 2)):
+        assert isinstance(y.creator, _PoolingND)
+    y = F.average_pooling_2d(x, 2)
+    assert isinstance(y.creator, Pooling2D)
+    assert (y.creator.kh, y.creator.sy, y.creator.ph) == (2, 2, 0)
+    assert not isinstance(F.relu(x).creator, (Pooling2D, _PoolingND))
