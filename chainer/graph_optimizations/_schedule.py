@@ -740,10 +740,8 @@ class _BackwardNote(FunctionNode):
         return self.backward(indexes, gys)
 
     def backward(self, indexes, grad_outputs):
-        entry = self._entry
-        if entry.begin_backward(self._book):
-            entry.end_backward()
-        return tuple([grad_outputs[i] for i in indexes])
+        return self._entry.backward(
+            self._book, lambda: tuple([grad_outputs[i] for i in indexes]))
 
 
 class StaticScheduleFunction(FunctionNode):
@@ -785,12 +783,10 @@ class StaticScheduleFunction(FunctionNode):
         return made
 
     def _backward_arrays(self, indexes, gys):
-        entry = self._entry
-        if entry is not None and entry.begin_backward(self._book):
-            gxs = self._arrays_backward(indexes, gys)
-            entry.end_backward()
-            return gxs
-        return self._arrays_backward(indexes, gys)
+        if self._entry is None:
+            return self._arrays_backward(indexes, gys)
+        return self._entry.backward(self._book, self._arrays_backward,
+                                    indexes, gys)
 
     def _arrays_backward(self, indexes, gys):
         vals = self._vals
@@ -802,12 +798,10 @@ class StaticScheduleFunction(FunctionNode):
         return self.schedule.backward(self._made_ops(), indexes, gys)
 
     def backward(self, indexes, grad_outputs):
-        entry = self._entry
-        if entry is not None and entry.begin_backward(self._book):
-            gxs = self._graph_backward(indexes, grad_outputs)
-            entry.end_backward()
-            return gxs
-        return self._graph_backward(indexes, grad_outputs)
+        if self._entry is None:
+            return self._graph_backward(indexes, grad_outputs)
+        return self._entry.backward(self._book, self._graph_backward,
+                                    indexes, grad_outputs)
 
     def _graph_backward(self, indexes, grad_outputs):
         made = self._made_ops()

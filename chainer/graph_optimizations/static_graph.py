@@ -348,16 +348,18 @@ class _Entry:
     def __init__(self):
         self.built = self.backward_built = False
 
-    def begin_backward(self, book):
+    def backward(self, book, compute, *args):
+        """``compute(*args)``, a backward of this schedule's outputs (which
+        ends the book's iteration), with Chainer's lines around the
+        first."""
         book.end_forward()
         if self.backward_built:
-            return False
+            return compute(*args)
         _print('Creating new backward schedule...')
-        return True
-
-    def end_backward(self):
+        gxs = compute(*args)
         self.backward_built = True
         _print('end of build_schedule()')
+        return gxs
 
 
 class _ChainerBook:

@@ -1676,6 +1676,15 @@ nt_tile(const gemm_job *g, Py_ssize_t i0, Py_ssize_t j0, int mb, int nb)
     }
 }
 
+/* CASE(M, N) for each tile size, M and N from 4 down to 1: a switch over
+ * 4 M + N with constant sizes, so that each tile is unrolled in
+ * registers. */
+#define TILE_CASES(CASE)                                                    \
+    CASE(4, 4) CASE(4, 3) CASE(4, 2) CASE(4, 1)                             \
+    CASE(3, 4) CASE(3, 3) CASE(3, 2) CASE(3, 1)                             \
+    CASE(2, 4) CASE(2, 3) CASE(2, 2) CASE(2, 1)                             \
+    CASE(1, 4) CASE(1, 3) CASE(1, 2) CASE(1, 1)
+
 /* W's rows [4 b0, 4 b1), against all of x. */
 INLINE void
 nt_rows(const gemm_job *g, Py_ssize_t b0, Py_ssize_t b1)
@@ -1685,13 +1694,9 @@ nt_rows(const gemm_job *g, Py_ssize_t b0, Py_ssize_t b1)
         int nb = g->n - j0 < 4 ? (int)(g->n - j0) : 4;
         for (Py_ssize_t i0 = 0; i0 < g->m; i0 += 4) {
             int mb = g->m - i0 < 4 ? (int)(g->m - i0) : 4;
-            /* constant sizes, so that each tile is unrolled in registers */
 #define NT_CASE(M, N) case 4 * (M) + (N): nt_tile(g, i0, j0, M, N); break;
             switch (4 * mb + nb) {
-            NT_CASE(4, 4) NT_CASE(4, 3) NT_CASE(4, 2) NT_CASE(4, 1)
-            NT_CASE(3, 4) NT_CASE(3, 3) NT_CASE(3, 2) NT_CASE(3, 1)
-            NT_CASE(2, 4) NT_CASE(2, 3) NT_CASE(2, 2) NT_CASE(2, 1)
-            NT_CASE(1, 4) NT_CASE(1, 3) NT_CASE(1, 2) NT_CASE(1, 1)
+            TILE_CASES(NT_CASE)
             }
 #undef NT_CASE
         }
@@ -1763,10 +1768,7 @@ nn_parts(const gemm_job *g, Py_ssize_t p0, Py_ssize_t p1)
 #define NN_CASE(M, C) case 4 * (M) + (C):                                   \
     nn_tile(g, acc, i0, M, c, C, j0, j1, first); break;
                     switch (4 * mb + cb) {
-                    NN_CASE(4, 4) NN_CASE(4, 3) NN_CASE(4, 2) NN_CASE(4, 1)
-                    NN_CASE(3, 4) NN_CASE(3, 3) NN_CASE(3, 2) NN_CASE(3, 1)
-                    NN_CASE(2, 4) NN_CASE(2, 3) NN_CASE(2, 2) NN_CASE(2, 1)
-                    NN_CASE(1, 4) NN_CASE(1, 3) NN_CASE(1, 2) NN_CASE(1, 1)
+                    TILE_CASES(NN_CASE)
                     }
 #undef NN_CASE
                 }

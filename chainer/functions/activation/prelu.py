@@ -1,18 +1,15 @@
 """``F.prelu``: x for x >= 0, W * x otherwise, W learned per channel."""
 
 from chainer import backend
-from chainer.configuration import _local_store
 from chainer.function_node import FunctionNode
-from chainer.functions._errors import check_float, invalid_type
+from chainer.functions._errors import (check_float, check_same_dtype, invalid_type)
 
 
 def _check_param(func, x, w, name):
     """Chainer's checks of a per-channel parameter (PReLU's W, Swish's
     beta): same dtype as x, shape x.shape[1:1 + ndim]."""
     check_float(func, x)
-    if w.dtype != x.dtype and _local_store.type_check:
-        raise invalid_type(func, '{}.dtype == x.dtype'.format(name),
-                           '{} != {}'.format(w.dtype, x.dtype))
+    check_same_dtype(func, w, x, (name, 'x'))
     if x.ndim < w.ndim + 1:
         raise invalid_type(func, 'x.ndim >= {}.ndim + 1'.format(name),
                            '{} < {}'.format(x.ndim, w.ndim + 1))

@@ -1,9 +1,8 @@
 """``F.pad_sequence``."""
 
 from chainer import backend
-from chainer.configuration import _local_store
 from chainer.function_node import FunctionNode
-from chainer.functions._errors import invalid_type
+from chainer.functions._errors import check_same_dtype, invalid_type
 
 
 class PadSequence(FunctionNode):
@@ -20,9 +19,7 @@ class PadSequence(FunctionNode):
         if x0.ndim == 0:
             raise invalid_type(self, 'x0.ndim > 0', '0 <= 0')
         for i, x in enumerate(xs):
-            if x.dtype != x0.dtype and _local_store.type_check:
-                raise invalid_type(self, 'x{}.dtype == x0.dtype'.format(i),
-                                   '{} != {}'.format(x.dtype, x0.dtype))
+            check_same_dtype(self, x, x0, ('x{}'.format(i), 'x0'))
             if x.shape[1:] != x0.shape[1:]:
                 raise invalid_type(
                     self, 'x{}.shape[1:] == x0.shape[1:]'.format(i),

@@ -7,9 +7,8 @@ differentiated again.
 import numpy
 
 from chainer import backend
-from chainer.configuration import _local_store
 from chainer.function_node import FunctionNode
-from chainer.functions._errors import invalid_type, names_bad_arguments
+from chainer.functions._errors import (check_same_dtype, invalid_type, names_bad_arguments)
 from chainer.functions.array.spatial_transformer_grid import _reject_kwargs
 
 
@@ -21,9 +20,7 @@ def _check(func, x, grid):
         if a.ndim != 4:
             raise invalid_type(func, '{}.ndim == 4'.format(name),
                                '{} != 4'.format(a.ndim))
-    if grid.dtype != x.dtype and _local_store.type_check:
-        raise invalid_type(func, 'grid.dtype == x.dtype',
-                           '{} != {}'.format(grid.dtype, x.dtype))
+    check_same_dtype(func, grid, x, ('grid', 'x'))
     if grid.shape[1] != 2:
         raise invalid_type(func, 'grid.shape[1] == 2',
                            '{} != 2'.format(grid.shape[1]))

@@ -17,9 +17,8 @@ import threading
 
 import numpy
 
-import chainer
 from chainer import backend
-from chainer.functions._errors import invalid_type, output_size_error
+from chainer.functions._errors import (check_same_dtype, invalid_type, output_size_error)
 from chainer.functions.connection import _winograd
 from chainer.utils import get_conv_outsize
 from chainer.utils import conv_nd
@@ -519,10 +518,8 @@ def check_conv_inputs(func, inputs, nd, groups, deconv=False):
         if b.dtype.kind != 'f':
             raise invalid_type(func, 'in_types[2].dtype.kind == f',
                                '{} != f'.format(b.dtype.kind))
-        if b.dtype != x.dtype and chainer.config.type_check:
-            # (W may differ; it is cast, as Chainer)
-            raise invalid_type(func, 'in_types[2].dtype == in_types[0].dtype',
-                               '{} != {}'.format(b.dtype, x.dtype))
+        # (W may differ; it is cast, as Chainer)
+        check_same_dtype(func, b, x, ('in_types[2]', 'in_types[0]'))
         # Chainer's type-check wording (x, W, b are in_types[0..2]).
         if b.ndim != 1:
             raise invalid_type(func, 'in_types[2].ndim == 1',

@@ -114,12 +114,7 @@ class _RowSum(LeafSum):
     __slots__ = ()
 
     def add(self, x, gy, ignore_label):
-        x = x.ravel()
-        gy = gy.reshape(x.size, -1)
-        if ignore_label is not None:
-            keep = x != ignore_label
-            x, gy = x[keep], gy[keep]
-        super().add(x, gy)
+        super().add(*_rows(x, gy, ignore_label))
 
     def flush(self, value, x, gy):
         if value is None:
@@ -129,13 +124,20 @@ class _RowSum(LeafSum):
         return value
 
 
-def _scatter_add(gW, x, gy, ignore_label):
-    """``gW[x[k]] += gy[k]`` for every k, repeated ids summed."""
+def _rows(x, gy, ignore_label):
+    """The ids of ``x`` and the rows of ``gy`` for them, flat, without
+    the ignored ones."""
     x = x.ravel()
     gy = gy.reshape(x.size, -1)
     if ignore_label is not None:
         keep = x != ignore_label
         x, gy = x[keep], gy[keep]
+    return x, gy
+
+
+def _scatter_add(gW, x, gy, ignore_label):
+    """``gW[x[k]] += gy[k]`` for every k, repeated ids summed."""
+    x, gy = _rows(x, gy, ignore_label)
     xp = backend.get_array_module(x)
     if xp is not numpy:
         import cupyx

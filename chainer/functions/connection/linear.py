@@ -4,10 +4,9 @@ import os
 
 import numpy
 
-import chainer
 from chainer._backprop import LeafSum
 from chainer.function_node import _RELEASED, FunctionNode, _graph_free
-from chainer.functions._errors import invalid_type, not_an_array
+from chainer.functions._errors import (check_same_dtype, invalid_type, not_an_array)
 from chainer.variable import _new_variable
 
 try:
@@ -64,6 +63,11 @@ def _thin_ok(a, W):
             W.flags.c_contiguous)
 
 
+def _thin_cores(work):
+    """The threads a thin GEMM of ``work`` multiply-adds runs on."""
+    return _THIN_CORES if work >= _THIN_WORK else 1
+
+
 def _gy_at_W(gy, W, turn=True):
     """``gy @ W``: by the thin GEMM where it wins, else by NumPy, with the
     larger operand on the left if ``turn`` (an LSTM step's input gradient:
@@ -71,8 +75,7 @@ def _gy_at_W(gy, W, turn=True):
     if _thin_ok(gy, W):
         (m, n), k = gy.shape, W.shape[1]
         gx = numpy.empty((m, k), _f32)
-        _thin.linear_nn(gx, gy, W, m, n, k,
-                        _THIN_CORES if m * W.size >= _THIN_WORK else 1)
+        _thin.linear_nn(gx, gy, W, m, n, k, _thin_cores(m * W.size))
         return gx
     if turn and len(gy) < W.shape[1] and type(gy) is numpy.ndarray:
         return numpy.ascontiguousarray((W.T @ gy.T).T)
@@ -97,10 +100,8 @@ def _check(func, x, W, b):
         if b.dtype.kind != 'f':
             raise invalid_type(func, 'b.dtype.kind == f',
                                '{} != f'.format(b.dtype.kind))
-        if b.dtype != x.dtype and chainer.config.type_check:
-            # (W may differ; it is cast, as Chainer)
-            raise invalid_type(func, 'b.dtype == x.dtype',
-                               '{} != {}'.format(b.dtype, x.dtype))
+        # (W may differ; it is cast, as Chainer)
+        check_same_dtype(func, b, x, ('b', 'x'))
         if b.ndim != 1:
             raise invalid_type(func, 'b.ndim == 1', '{} != 1'.format(b.ndim))
         if b.shape[0] != W.shape[0]:
@@ -129,8 +130,7 @@ class LinearFunction(FunctionNode):
         if _thin_ok(x, W) and (b is None or b.flags.c_contiguous):
             (m, k), n = x.shape, len(W)
             y = numpy.empty((m, n), dtype)
-            _thin.linear_nt(y, x, W, b, m, n, k,
-                            _THIN_CORES if m * W.size >= _THIN_WORK else 1)
+            _thin.linear_nt(y, x, W, b, m, n, k, _thin_cores(m * W.size))
             return y,
         if len(x) < len(W) and type(x) is numpy.ndarray:
             # OpenBLAS is faster with the larger operand on the left (1.1

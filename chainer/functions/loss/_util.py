@@ -8,7 +8,6 @@ exist here so the losses do not depend on the activation family.
 import numpy
 
 from chainer import backend
-from chainer.configuration import _local_store
 from chainer.function_node import FunctionNode
 from chainer.variable import Variable
 
@@ -140,15 +139,13 @@ def concat0(xs):
 
 def check_pair(func, x0, x1, names=('x0', 'x1')):
     """Chainer's checks of two same-shaped float operands."""
-    from chainer.functions._errors import invalid_type
+    from chainer.functions._errors import check_same_dtype, invalid_type
     a, b = names
     if x0.dtype.kind != 'f':
         raise invalid_type(func, '{}.dtype.kind == f'.format(a),
                            '{} != f'.format(x0.dtype.kind))
     # (a type check: with type_check off, mixed dtypes compute promoted)
-    if x0.dtype != x1.dtype and _local_store.type_check:
-        raise invalid_type(func, '{}.dtype == {}.dtype'.format(a, b),
-                           '{} != {}'.format(x0.dtype, x1.dtype))
+    check_same_dtype(func, x0, x1, (a, b))
     if x0.shape != x1.shape:
         raise invalid_type(func, '{}.shape == {}.shape'.format(a, b),
                            '{} != {}'.format(x0.shape, x1.shape))

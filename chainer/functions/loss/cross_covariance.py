@@ -4,9 +4,8 @@ feature sets."""
 import numpy
 
 from chainer import backend
-from chainer.configuration import _local_store
 from chainer.function_node import FunctionNode
-from chainer.functions._errors import check_float, invalid_type
+from chainer.functions._errors import (check_float, check_same_dtype, invalid_type)
 from chainer.functions.loss._util import check_reduce
 
 
@@ -29,9 +28,7 @@ class CrossCovariance(FunctionNode):
     def forward(self, inputs):
         y, z = inputs
         check_float(self, y, 'y')
-        if y.dtype != z.dtype and _local_store.type_check:
-            raise invalid_type(self, 'y.dtype == z.dtype',
-                               '{} != {}'.format(y.dtype, z.dtype))
+        check_same_dtype(self, y, z, ('y', 'z'))
         for name, v in (('y', y), ('z', z)):
             if v.ndim != 2:
                 raise invalid_type(self, '{}.ndim == 2'.format(name),

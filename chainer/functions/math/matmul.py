@@ -8,8 +8,7 @@ import numpy
 from chainer import backend
 from chainer.function_node import _RELEASED, FunctionNode
 from chainer.functions.array.reshape import reshape
-from chainer.functions.connection.linear import (_THIN_CORES, _THIN_WORK,
-                                                 _f32, _thin)
+from chainer.functions.connection.linear import _f32, _thin, _thin_cores
 from chainer.functions._errors import (check_float, invalid_type,
                                        names_bad_arguments)
 
@@ -31,8 +30,7 @@ def _thin_threads(a_shape, b_shape, dtype):
     if _thin is None or dtype != _f32 or not 0 < a_shape[0] <= 48 or \
             not b_shape[0] or b_shape[1] < 16 or a_shape[1] != b_shape[1]:
         return 0
-    return _THIN_CORES if a_shape[0] * b_shape[0] * b_shape[1] >= \
-        _THIN_WORK else 1
+    return _thin_cores(a_shape[0] * b_shape[0] * b_shape[1])
 
 
 def _thin_a_bt(a, b, threads):

@@ -5,9 +5,8 @@ import numpy
 
 from chainer import backend
 from chainer import variable
-from chainer.configuration import _local_store
 from chainer.function_node import FunctionNode
-from chainer.functions._errors import invalid_type, check_floats
+from chainer.functions._errors import (check_floats, check_same_dtype, invalid_type)
 
 
 class SimplifiedDropconnect(FunctionNode):
@@ -35,9 +34,7 @@ class SimplifiedDropconnect(FunctionNode):
             raise invalid_type(self, 'prod(x.shape[1:]) == W.shape[1]',
                                '{} != {}'.format(n_in, W.shape[1]))
         if b is not None:
-            if b.dtype != x.dtype and _local_store.type_check:
-                raise invalid_type(self, 'b.dtype == x.dtype',
-                                   '{} != {}'.format(b.dtype, x.dtype))
+            check_same_dtype(self, b, x, ('b', 'x'))
             if b.ndim != 1:
                 raise invalid_type(self, 'b.ndim == 1',
                                    '{} != 1'.format(b.ndim))

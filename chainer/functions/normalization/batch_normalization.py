@@ -12,9 +12,8 @@ import warnings
 import numpy
 
 from chainer import backend
-from chainer.configuration import _local_store
 from chainer.function_node import FunctionNode
-from chainer.functions._errors import check_float, invalid_type
+from chainer.functions._errors import (check_float, check_same_dtype, invalid_type)
 from chainer.utils import conv_nd
 from chainer.utils.array import size_of_shape
 
@@ -132,9 +131,7 @@ def _check_inputs(func, x, gamma, beta):
     check_float(func, x, 'in_types[0]')
     check_float(func, gamma, 'in_types[1]')
     # (with type_check off, as in Chainer, mixed dtypes compute promoted)
-    if gamma.dtype != beta.dtype and _local_store.type_check:
-        raise invalid_type(func, 'in_types[1].dtype == in_types[2].dtype',
-                           '{} != {}'.format(gamma.dtype, beta.dtype))
+    check_same_dtype(func, gamma, beta, ('in_types[1]', 'in_types[2]'))
     if gamma.shape != beta.shape:
         raise invalid_type(func, 'in_types[1].shape == in_types[2].shape',
                            '{} != {}'.format(gamma.shape, beta.shape))
@@ -461,10 +458,8 @@ class FixedBatchNormalization(_AxisNames, FunctionNode):
         axes = self.axis = _reduced_axes(self, x.shape, gamma.shape,
                                          self.axis)
         for i, a in enumerate((mean, var), 3):
-            if a.dtype != gamma.dtype and _local_store.type_check:
-                raise invalid_type(
-                    self, 'in_types[{}].dtype == in_types[1].dtype'.format(i),
-                    '{} != {}'.format(a.dtype, gamma.dtype))
+            check_same_dtype(self, a, gamma,
+                             ('in_types[{}]'.format(i), 'in_types[1]'))
             if a.shape != gamma.shape:
                 raise invalid_type(
                     self, 'in_types[{}].shape == in_types[1].shape'.format(i),

@@ -3,9 +3,8 @@
 import numpy
 
 from chainer import backend
-from chainer.configuration import _local_store
 from chainer.function_node import FunctionNode
-from chainer.functions._errors import check_float, invalid_type
+from chainer.functions._errors import (check_float, check_same_dtype, invalid_type)
 from chainer.functions.normalization.batch_normalization import (
     _interm, _stats)
 
@@ -22,9 +21,7 @@ class LayerNormalization(FunctionNode):
         if x.ndim != 2:
             raise invalid_type(self, 'x.ndim == 2', '{} != 2'.format(x.ndim))
         for name, p in (('gamma', gamma), ('beta', beta)):
-            if p.dtype != x.dtype and _local_store.type_check:
-                raise invalid_type(self, '{}.dtype == x.dtype'.format(name),
-                                   '{} != {}'.format(p.dtype, x.dtype))
+            check_same_dtype(self, p, x, (name, 'x'))
             if p.shape != x.shape[1:]:
                 raise ValueError(
                     'layer_normalization: {} must have the shape {} (the '

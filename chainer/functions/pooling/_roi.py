@@ -20,9 +20,8 @@ import numbers
 import numpy
 
 from chainer import backend
-from chainer.configuration import _local_store
 from chainer.function_node import FunctionNode
-from chainer.functions._errors import invalid_type
+from chainer.functions._errors import check_same_dtype, invalid_type
 
 
 # --- argument checks -------------------------------------------------------
@@ -67,9 +66,7 @@ def check_inputs(func, x, rois, roi_indices, roi_width=4):
                            '{} != f'.format(x.dtype.kind))
     if x.ndim != 4:
         raise invalid_type(func, 'x.ndim == 4', '{} != 4'.format(x.ndim))
-    if rois.dtype != x.dtype and _local_store.type_check:
-        raise invalid_type(func, 'rois.dtype == x.dtype',
-                           '{} != {}'.format(rois.dtype, x.dtype))
+    check_same_dtype(func, rois, x, ('rois', 'x'))
     if rois.ndim != 2 or rois.shape[1] != roi_width:
         raise invalid_type(func, 'rois.shape == (R, {})'.format(roi_width),
                            'rois.shape = {}'.format(rois.shape))

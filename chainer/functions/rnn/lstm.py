@@ -8,9 +8,8 @@ layout of Chainer, so weights trained with it give the same numbers).
 
 import chainer
 from chainer import backend
-from chainer.configuration import _local_store
 from chainer.function_node import FunctionNode
-from chainer.functions._errors import invalid_type
+from chainer.functions._errors import check_same_dtype, invalid_type
 
 
 def _sigmoid(xp, x):
@@ -35,9 +34,7 @@ def _check_cell(func, c, x, n_gates, c_name='c', x_name='x'):
     if x.dtype.kind != 'f':
         raise invalid_type(func, '{}.dtype.kind == f'.format(x_name),
                            '{} != f'.format(x.dtype.kind))
-    if c.dtype != x.dtype and _local_store.type_check:
-        raise invalid_type(func, '{}.dtype == {}.dtype'.format(x_name, c_name),
-                           '{} != {}'.format(x.dtype, c.dtype))
+    check_same_dtype(func, x, c, (x_name, c_name))
     if x.ndim < 2 or c.ndim != x.ndim:
         raise invalid_type(func, '{}.ndim == {}.ndim >= 2'.format(
             c_name, x_name), '{}.ndim = {}, {}.ndim = {}'.format(
