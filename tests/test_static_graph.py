@@ -945,7 +945,7 @@ class _TanhLayers(chainer.Chain):
     sum: a schedule whose every op the compiled replay has a kernel for."""
 
     def __init__(self, dtype, transa=False, transb=False, axis=None,
-                 keepdims=False, n=3):
+                 keepdims=False, n=3, width=4):
         super().__init__()
         self.transa, self.transb = transa, transb
         self.axis, self.keepdims = axis, keepdims
@@ -956,7 +956,7 @@ class _TanhLayers(chainer.Chain):
             self.ws.add_link(chainer.Link())
             with self.ws[-1].init_scope():
                 self.ws[-1].W = chainer.Parameter(
-                    (rng.randn(4, 4) / 2).astype(dtype))
+                    (rng.randn(width, width) / width ** .5).astype(dtype))
 
     @chainer.static_graph
     def forward(self, x):
@@ -1003,6 +1003,42 @@ def test_compiled_replay_matches_define_by_run(dtype, transa, transb, axis,
                                                    sched.templates)}
     assert sorted(labels.get(k) for k in sched.compiled.kept
                   if k in labels) == ['Tanh'] * 3 + ['_ + 0.25'] * 2
+
+
+@pytest.mark.parametrize('transa,transb', [(False, False), (True, False),
+                                           (False, True)])
+def test_compiled_replay_of_thin_float32_products(transa, transb):
+    # 20 x 20 float32: the C loops' thin products (gy @ W.T, and a.T @ gy
+    # computed in the background by the replay) give the bits of
+    # define-by-run's, over several layers and steps
+    s, d = _twins(_TanhLayers, numpy.float32, transa, transb, None, False, 6,
+                  20)
+    rng = numpy.random.RandomState(5)
+    for i in range(5):
+        x0 = rng.randn(20, 20).astype(numpy.float32)
+        xs, xd = chainer.Variable(x0), chainer.Variable(x0.copy())
+        s.cleargrads()
+        d.cleargrads()
+        ys, yd = _call(s, True, xs), _call(d, False, xd)
+        assert _replayed(ys) == (i > 1)
+        _same(ys.array, yd.array)
+        ys.backward()
+        yd.backward()
+        _same(xs.grad, xd.grad)
+        _same_grads(s, d)
+    assert s.static_schedule.compiled is not None
+    # and they are the gradients (float64 define-by-run, to float32's
+    # tolerance)
+    d64 = d.copy(mode='copy')
+    for p in d64.params():
+        p.array = p.array.astype(numpy.float64)
+    x64 = chainer.Variable(x0.astype(numpy.float64))
+    d64.cleargrads()
+    _call(d64, False, x64).backward()
+    numpy.testing.assert_allclose(xs.grad, x64.grad, rtol=1e-4, atol=1e-5)
+    for (_, p), (_, q) in zip(sorted(s.namedparams()),
+                              sorted(d64.namedparams())):
+        numpy.testing.assert_allclose(p.grad, q.grad, rtol=1e-4, atol=1e-5)
 
 
 def test_compiled_replay_double_backprop_and_unlike_gradients():

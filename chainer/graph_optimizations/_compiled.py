@@ -31,10 +31,29 @@ _generic = numpy.generic
 # --- kernels: op -> (forward, gradient maker) or None ------------------------
 # A forward takes the op's input arrays and returns its one output array; the
 # gradient maker takes the indexes of the inputs to differentiate and returns
-# a function of (inputs..., output, gy) giving their gradients as a tuple, or
-# the string 'same' for an op that hands gy on as it is (to each input).  The
+# a function of (inputs..., output, gy) giving their gradients as a tuple, an
+# _Inline (the same, as code written into the backward), or the string
+# 'same' for an op that hands gy on as it is (to each input).  The
 # third item says which of (inputs..., output) the gradients read: the
 # others are not kept for backward (they get None).
+
+class _Inline:
+    """A gradient written into the generated backward itself (no call of a
+    Python function per op): ``text``, lines of Python with the fields
+    ``{x0}``, ``{x1}``, ... (the op's inputs), ``{y}``, ``{gy}`` and ``{g0}``,
+    ``{g1}``, ... (the gradients it assigns, of the inputs differentiated,
+    in order), and a field per name of ``ns``, the objects it uses (made
+    unique per op); ``finish``, a function that the backward calls before
+    it returns (or raises), where the text starts work in the background
+    that gives the gradients their values."""
+
+    __slots__ = ('text', 'finish', 'ns')
+
+    def __init__(self, text, finish=None, **ns):
+        self.text = text
+        self.finish = finish  # called once before the backward returns
+        self.ns = ns
+
 
 def _floats(xs):
     return all(type(x) is numpy.ndarray and x.dtype.kind == 'f' and x.ndim
@@ -43,6 +62,7 @@ def _floats(xs):
 
 def _matmul_kernels(op, xs, ys):
     from chainer.functions.math import matmul
+    linear_nt = getattr(matmul._thin, 'linear_nt', None)
     a, b = xs
     if op.transc or op.dtype is not None or a.ndim != 2 or b.ndim != 2 or \
             a.dtype != b.dtype or not _floats(xs):
@@ -54,21 +74,46 @@ def _matmul_kernels(op, xs, ys):
         def fwd(a, b):
             return matmul._product(a, b, ta, tb)
     grads_of = matmul._grads
-    threads = matmul._thin_threads(ys[0].shape, b.shape, b.dtype)
+    rows, inner = ys[0].shape
+    cols = a.shape[1]  # (gy @ b.T is (rows, cols))
+    threads = matmul._thin_threads((rows, inner), b.shape, b.dtype)
+    tn = matmul._tn_fits(a.shape, ys[0].shape, a.dtype)
+    tn_start = getattr(matmul._thin, 'gemm_tn_start', None)
+    tn_wait = getattr(matmul._thin, 'gemm_tn_wait', None)
 
     def grads(target):
         # (MatMul._backward_arrays' products)
-        if ta or tb or target != (0, 1):
+        if ta or tb:
             return lambda a, b, y, gy: grads_of(a, b, gy, ta, tb, target)
-        # the common case, with the thin GEMM's choice made here, as
-        # matmul._a_bt makes it for these shapes
-        thin = matmul._thin_a_bt
-
-        def both(a, b, y, gy):
-            if threads and gy.flags.c_contiguous and b.flags.c_contiguous:
-                return thin(gy, b, threads), a.T @ gy
-            return gy @ b.T, a.T @ gy
-        return both
+        # the plain product's, with the thin GEMM's choice for gy @ b.T
+        # made here, as matmul._a_bt makes it for these shapes
+        lines = []
+        if 0 in target:
+            out = '{g0}'
+            if threads:  # (soft: False where not C-contiguous)
+                lines += [
+                    '%s = {empty}(({rows}, {cols}), {f32})' % out,
+                    'if not {nt}(%s, {gy}, {x1}, None, {rows}, {cols}, '
+                    '{inner}, {t}, True):' % out,
+                    '    %s = {gy} @ {x1}.T' % out]
+            else:
+                lines.append('%s = {gy} @ {x1}.T' % out)
+        if 1 in target:
+            out = '{g%d}' % (len(target) - 1)
+            if tn:
+                # a.T @ gy as matmul._at_b computes it, in the background:
+                # nothing the replay computes before its end reads it
+                lines += [
+                    '%s = {empty}(({cols}, {inner}), {f32})' % out,
+                    'if not {tn}(%s, {x0}, {gy}, {rows}, {cols}, {inner}):'
+                    % out,
+                    '    %s = {x0}.T @ {gy}' % out]
+            else:
+                lines.append('%s = {x0}.T @ {gy}' % out)
+        return _Inline('\n'.join(lines), finish=tn_wait if tn else None,
+                       empty=numpy.empty, f32=numpy.float32, nt=linear_nt,
+                       tn=tn_start, rows=rows, cols=cols, inner=inner,
+                       t=threads)
     return fwd, grads, (True, True, False)
 
 
@@ -76,9 +121,20 @@ def _tanh_kernels(op, xs, ys):
     from chainer.functions.activation.tanh import _tanh_grad_for
     if not _floats(xs):
         return None
-    grad = _tanh_grad_for(xs[0].shape, xs[0].dtype)
-    return numpy.tanh, lambda target: (
-        lambda x, y, gy: (grad(y, gy),)), (False, True)
+    from chainer.functions.activation import tanh
+    shape, dtype = xs[0].shape, xs[0].dtype
+    grad = _tanh_grad_for(shape, dtype)
+    if grad is tanh._tanh_grad:
+        return numpy.tanh, lambda target: (
+            lambda x, y, gy: (grad(y, gy),)), (False, True)
+    # (_tanh_grad_for's function, written out)
+    code = _Inline('\n'.join([  # (soft: False where not C-contiguous)
+        '{g0} = {empty}({shape}, {dtype})',
+        'if not {c}({g0}, {y}, {gy}, {size}, True):',
+        '    {g0} = {slow}({y}, {gy})']),
+        empty=numpy.empty, shape=shape, dtype=dtype, c=tanh._loops.tanh_grad,
+        size=xs[0].size, slow=tanh._tanh_grad)
+    return numpy.tanh, lambda target: code, (False, True)
 
 
 def _sum_kernels(op, xs, ys):
@@ -103,11 +159,10 @@ def _sum_kernels(op, xs, ys):
         kept = tuple(kept)
     broadcast_to = numpy.broadcast_to
 
-    def grads(target):
-        if kept is None:
-            return lambda x, y, gy: (broadcast_to(gy, shape),)
-        return lambda x, y, gy: (broadcast_to(gy.reshape(kept), shape),)
-    return fwd, grads, (False, False)
+    code = _Inline('{g0} = {bt}({gy}, {shape})' if kept is None else
+                   '{g0} = {bt}({gy}.reshape({kept}), {shape})',
+                   bt=broadcast_to, shape=shape, kept=kept)
+    return fwd, lambda target: code, (False, False)
 
 
 def _constant_kernels(op, xs, ys, mul):
@@ -122,9 +177,8 @@ def _constant_kernels(op, xs, ys, mul):
     if not mul:
         return (lambda x: x + c), lambda target: 'same', (False, False)
 
-    def grads(target):
-        return lambda x, y, gy: (gy * c,)
-    return (lambda x: x * c), grads, (False, False)
+    code = _Inline('{g0} = {gy} * {c}', c=c)
+    return (lambda x: x * c), lambda target: code, (False, False)
 
 
 def _relu_kernels(op, xs, ys):
@@ -136,8 +190,8 @@ def _relu_kernels(op, xs, ys):
 
     def fwd(x):
         return maximum(x, zero)
-    return fwd, lambda target: (
-        lambda x, y, gy: (_masked(gy, y > 0),)), (False, True)
+    code = _Inline('{g0} = {masked}({gy}, {y} > 0)', masked=_masked)
+    return fwd, lambda target: code, (False, True)
 
 
 def _add_kernels(op, xs, ys):
@@ -211,6 +265,13 @@ def _names(slots):
     return ''.join(['s{}, '.format(k) for k in slots])
 
 
+def _literal(obj):
+    """Whether ``obj`` is written into generated code as itself (ints and
+    tuples of them, None)."""
+    return obj is None or type(obj) is int or (
+        type(obj) is tuple and all([type(v) is int for v in obj]))
+
+
 class Compiled:
     """A schedule's forward as one generated function, and its backwards
     (generated on first use per set of inputs and of missing output
@@ -251,6 +312,7 @@ class Compiled:
         def arg(k):  # (None: a slot the gradient does not read)
             return 's{}'.format(k) if k in kept else 'None'
         grads = {}  # slot -> the names of the gradients that reached it
+        finish = []  # the _Inline's finish functions
 
         def add(slot, name):
             grads.setdefault(slot, []).append(name)
@@ -277,18 +339,45 @@ class Compiled:
                 for k in slots:
                     add(k, g)
                 continue
-            ns['B{}'.format(s)] = fn
             outs = ['t{}'.format(n + j) for j in range(len(slots))]
             n += len(slots)
-            lines.append('    {}, = B{}({}, {}, {})'.format(
-                ', '.join(outs), s,
-                ', '.join([arg(k) for k in sched.in_slots[s]]), arg(lo), g))
+            if type(fn) is _Inline:
+                if fn.finish is not None and fn.finish not in finish:
+                    finish.append(fn.finish)
+                fields = {'y': arg(lo), 'gy': g}
+                for j, k in enumerate(sched.in_slots[s]):
+                    fields['x{}'.format(j)] = arg(k)
+                for j, name in enumerate(outs):
+                    fields['g{}'.format(j)] = name
+                for name, obj in fn.ns.items():
+                    if _literal(obj):
+                        fields[name] = repr(obj)
+                    else:
+                        fields[name] = '{}_{}'.format(name, s)
+                        ns[fields[name]] = obj
+                lines.extend(['    ' + line for line in
+                              fn.text.format(**fields).split('\n')])
+            else:
+                ns['B{}'.format(s)] = fn
+                lines.append('    {}, = B{}({}, {}, {})'.format(
+                    ', '.join(outs), s,
+                    ', '.join([arg(k) for k in sched.in_slots[s]]), arg(lo),
+                    g))
             for k, name in zip(slots, outs):
                 add(k, name)
         results = [take(i, 'r{}'.format(i)) for i in indexes]
         lines.append('    return ({}{})'.format(
             ', '.join([str(r) for r in results]),
             ',' if len(results) == 1 else ''))
+        if finish:
+            # (the body in a try whose finally calls them)
+            at = 2 if kept else 1
+            lines[at + 1:] = ['        ' + line[4:] for line in lines[at + 1:]]
+            lines.insert(at + 1, '    try:')
+            lines.append('    finally:')
+            for j, fn in enumerate(finish):
+                ns['finish{}'.format(j)] = fn
+                lines.append('        finish{}()'.format(j))
         exec(compile('\n'.join(lines), '<static schedule backward>',
                      'exec'), ns)
         return ns['backward']

@@ -797,6 +797,28 @@ bn_backward_##T(T *gx, const T *x, const T *gy, Py_ssize_t n, Py_ssize_t c, \
 BN_KERNELS(float)
 BN_KERNELS(double)
 
+/* What a loop called with soft set returns: False, the exception cleared,
+ * where its arrays are not what it takes (the caller then computes another
+ * way), True when done; without soft, the exception and None. */
+static PyObject *
+refused(int soft)
+{
+    if (!soft) {
+        return NULL;
+    }
+    PyErr_Clear();
+    Py_RETURN_FALSE;
+}
+
+static PyObject *
+done(int soft)
+{
+    if (soft) {
+        Py_RETURN_TRUE;
+    }
+    Py_RETURN_NONE;
+}
+
 /* A C-contiguous buffer of n items of kind 'f' (float32) or 'd' (float64);
  * -1 with an exception set otherwise. */
 static int
@@ -1568,6 +1590,28 @@ nn_plain(const gemm_job *g)
     }
 }
 
+/* tn: out (ka, n) = a^T b for a (m, ka) and b (m, n), each output item
+ * summed over the m rows in order (a weight gradient: x^T gy). */
+typedef struct {
+    const float *a, *b;
+    float *out;
+    Py_ssize_t m, ka, n;
+} tn_job;
+
+static void
+tn_plain(const tn_job *g)
+{
+    for (Py_ssize_t i = 0; i < g->ka; i++) {
+        for (Py_ssize_t j = 0; j < g->n; j++) {
+            float s = 0;
+            for (Py_ssize_t r = 0; r < g->m; r++) {
+                s += g->a[r * g->ka + i] * g->b[r * g->n + j];
+            }
+            g->out[i * g->n + j] = s;
+        }
+    }
+}
+
 #if defined(__GNUC__)
 #define GEMM_VECTORS 1
 #define VL 16
@@ -1799,6 +1843,68 @@ nn_gather(const gemm_job *g, Py_ssize_t parts)
     }
 }
 
+/* tn's column block c starts at item min(c VL, n - VL) (the last one
+ * overlaps the one before, and gives its items the same sums). */
+INLINE Py_ssize_t
+tn_col(const tn_job *g, Py_ssize_t c)
+{
+    return c * VL < g->n - VL ? c * VL : g->n - VL;
+}
+
+/* out's rows [i0, i0 + ib) in column blocks [c0, c0 + cb): a[r, i] times
+ * b's row r, summed over r in order. */
+INLINE void
+tn_tile(const tn_job *g, Py_ssize_t i0, int ib, Py_ssize_t c0, int cb)
+{
+    const Py_ssize_t n = g->n, ka = g->ka;
+    vf sum[4][4];
+    const float *col[4];
+    for (int c = 0; c < cb; c++) {
+        col[c] = g->b + tn_col(g, c0 + c);
+    }
+    for (int i = 0; i < ib; i++) {
+        for (int c = 0; c < cb; c++) {
+            sum[i][c] = (vf){0};
+        }
+    }
+    for (Py_ssize_t r = 0; r < g->m; r++) {
+        vf bv[4];
+        for (int c = 0; c < cb; c++) {
+            bv[c] = LOAD(col[c] + r * n);
+        }
+        const float *ar = g->a + r * ka + i0;
+        for (int i = 0; i < ib; i++) {
+            float s = ar[i];
+            for (int c = 0; c < cb; c++) {
+                sum[i][c] += s * bv[c];
+            }
+        }
+    }
+    for (int i = 0; i < ib; i++) {
+        float *out = g->out + (i0 + i) * n;
+        for (int c = 0; c < cb; c++) {
+            *(vf_u *)(out + tn_col(g, c0 + c)) = sum[i][c];
+        }
+    }
+}
+
+INLINE void
+tn_tiles(const tn_job *g)
+{
+    const Py_ssize_t blocks = (g->n + VL - 1) / VL;
+    for (Py_ssize_t i0 = 0; i0 < g->ka; i0 += 4) {
+        int ib = g->ka - i0 < 4 ? (int)(g->ka - i0) : 4;
+        for (Py_ssize_t c = 0; c < blocks; c += 4) {
+            int cb = blocks - c < 4 ? (int)(blocks - c) : 4;
+#define TN_CASE(M, C) case 4 * (M) + (C): tn_tile(g, i0, M, c, C); break;
+            switch (4 * ib + cb) {
+            TILE_CASES(TN_CASE)
+            }
+#undef TN_CASE
+        }
+    }
+}
+
 #if defined(__x86_64__)
 #define GEMM_AVX512 1
 #define AVX512 __attribute__((target("avx512f,avx512vl,avx512dq,avx2,fma")))
@@ -1814,6 +1920,12 @@ nn_avx512(const gemm_job *g, Py_ssize_t p0, Py_ssize_t p1)
 {
     nn_parts(g, p0, p1);
 }
+
+AVX512 static void
+tn_avx512(const tn_job *g)
+{
+    tn_tiles(g);
+}
 #endif
 
 static void
@@ -1826,6 +1938,12 @@ static void
 nn_base(const gemm_job *g, Py_ssize_t p0, Py_ssize_t p1)
 {
     nn_parts(g, p0, p1);
+}
+
+static void
+tn_base(const tn_job *g)
+{
+    tn_tiles(g);
 }
 #else
 #define VL 1
@@ -1843,6 +1961,7 @@ typedef void (*gemm_fn)(const gemm_job *g, Py_ssize_t lo, Py_ssize_t hi);
  * baseline, 'p' plain loops; set at import. */
 static char gemm_isa = 'p';
 static gemm_fn nt_fn, nn_fn;
+static void (*tn_fn)(const tn_job *g) = tn_plain;
 
 static void
 gemm_init(void)
@@ -1851,6 +1970,7 @@ gemm_init(void)
     gemm_isa = 'v';
     nt_fn = nt_base;
     nn_fn = nn_base;
+    tn_fn = tn_base;
 #ifdef GEMM_AVX512
     __builtin_cpu_init();
     if (__builtin_cpu_supports("avx512f") &&
@@ -1859,6 +1979,7 @@ gemm_init(void)
         gemm_isa = 'a';
         nt_fn = nt_avx512;
         nn_fn = nn_avx512;
+        tn_fn = tn_avx512;
     }
 #endif
 #endif
@@ -1887,6 +2008,16 @@ static void
 nn_range(const void *job, Py_ssize_t lo, Py_ssize_t hi)
 {
     nn_fn(job, lo, hi);
+}
+
+static void
+tn_run(const tn_job *g)
+{
+    if (g->n < VL) {
+        tn_plain(g);
+    } else {
+        tn_fn(g);
+    }
 }
 
 /* ---- work shared out in chunks ---------------------------------------
@@ -2041,15 +2172,274 @@ share(range_fn fn, const void *job, Py_ssize_t count, Py_ssize_t chunk,
 }
 #endif
 
+/* ---- tn products in the background -----------------------------------
+ *
+ * gemm_tn_start queues a tn product for a helper thread of its own
+ * (started on first use) and returns at once; gemm_tn_wait computes the
+ * queued products no thread has begun, waits for the others and lets their
+ * arrays go.  Only a thread holding the GIL queues, waits and releases; the
+ * helper only takes products and computes them.  The counters only grow,
+ * and an item's slot is used again only once it is released.  Which thread
+ * computes a product does not change its arithmetic.  Where GCC's atomics
+ * are missing, a product is computed when queued. */
+#define TN_QUEUE 256        /* products queued at most (then computed at
+                             * once) */
+#define TN_IDLE_NS 1000000  /* the helper spins so long for more work */
+
+typedef struct {
+    tn_job job;
+    Py_buffer b[3];
+} tn_item;
+
+static struct {
+    tn_item items[TN_QUEUE];
+    Py_ssize_t count;       /* atomic: products queued, ever */
+    Py_ssize_t next;        /* atomic: products taken */
+    Py_ssize_t done;        /* atomic: products computed */
+    Py_ssize_t released;    /* products whose arrays are let go (GIL) */
+    int state;              /* 0 no helper, 1 one runs, -1 none starts */
+    int sleeping;           /* atomic: the helper waits on wake */
+    PyThread_type_lock wake;
+} tn_queue;
+
+/* The helper's arrays: the product's three buffers, or -1 with none held
+ * and an exception set. */
+static int
+tn_buffers(Py_buffer *b, PyObject *out, PyObject *a, PyObject *x,
+           Py_ssize_t m, Py_ssize_t ka, Py_ssize_t n)
+{
+    item_spec spec[3] = {
+        {out, 1, ka * n, 'f', "gemm_tn out"},
+        {a, 0, m * ka, 'f', "gemm_tn a"},
+        {x, 0, m * n, 'f', "gemm_tn b"},
+    };
+    if (m < 0 || ka < 0 || n < 0) {
+        PyErr_SetString(PyExc_ValueError, "gemm_tn: negative size");
+        return -1;
+    }
+    return get_all(spec, b, 3);
+}
+
+#if defined(__GNUC__) && defined(__unix__)
+#include <time.h>
+
+static void
+pause_briefly(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#else
+    sched_yield();
+#endif
+}
+
+static double
+now_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1e9 + t.tv_nsec;
+}
+
+/* Takes and computes one queued product; 0 if none was left. */
+static int
+tn_take(void)
+{
+    Py_ssize_t i = __atomic_load_n(&tn_queue.next, __ATOMIC_RELAXED);
+    for (;;) {
+        if (i >= __atomic_load_n(&tn_queue.count, __ATOMIC_SEQ_CST)) {
+            return 0;
+        }
+        if (__atomic_compare_exchange_n(&tn_queue.next, &i, i + 1, 0,
+                                        __ATOMIC_ACQ_REL,
+                                        __ATOMIC_RELAXED)) {
+            break;
+        }
+    }
+    tn_run(&tn_queue.items[i % TN_QUEUE].job);
+    __atomic_add_fetch(&tn_queue.done, 1, __ATOMIC_RELEASE);
+    return 1;
+}
+
+static void
+tn_helper(void *arg)
+{
+    (void)arg;
+    for (;;) {
+        double idle_since = now_ns();
+        for (int polls = 0;; polls++) {
+            if (tn_take()) {
+                idle_since = now_ns();
+            } else if (polls % 64 == 0 &&
+                       now_ns() - idle_since > TN_IDLE_NS) {
+                break;
+            } else {
+                pause_briefly();
+            }
+        }
+        __atomic_store_n(&tn_queue.sleeping, 1, __ATOMIC_SEQ_CST);
+        if (__atomic_load_n(&tn_queue.next, __ATOMIC_SEQ_CST) <
+                __atomic_load_n(&tn_queue.count, __ATOMIC_SEQ_CST) &&
+                __atomic_exchange_n(&tn_queue.sleeping, 0,
+                                    __ATOMIC_SEQ_CST)) {
+            continue;  /* work came: not asleep after all */
+        }
+        /* (woken by the queue, or taking the wake it gave already) */
+        PyThread_acquire_lock(tn_queue.wake, WAIT_LOCK);
+    }
+}
+
+/* Whether a helper runs (started here if none was). */
+static int
+tn_helper_runs(void)
+{
+    if (tn_queue.state == 0) {
+        tn_queue.state = -1;
+        tn_queue.wake = PyThread_allocate_lock();
+        if (tn_queue.wake != NULL) {
+            PyThread_acquire_lock(tn_queue.wake, WAIT_LOCK);
+            if (PyThread_start_new_thread(tn_helper, NULL) ==
+                    PYTHREAD_INVALID_THREAD_ID) {
+                PyThread_release_lock(tn_queue.wake);
+                PyThread_free_lock(tn_queue.wake);
+            } else {
+                tn_queue.state = 1;
+            }
+        }
+    }
+    return tn_queue.state == 1;
+}
+
+static PyObject *
+gemm_tn_start(PyObject *self, PyObject *args)
+{
+    PyObject *out, *a, *x;
+    Py_ssize_t m, ka, n;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OOOnnn", &out, &a, &x, &m, &ka, &n)) {
+        return NULL;
+    }
+    Py_ssize_t count = tn_queue.count;
+    if (count - tn_queue.released >= TN_QUEUE || !tn_helper_runs()) {
+        Py_buffer b[3];
+        if (tn_buffers(b, out, a, x, m, ka, n)) {
+            return refused(1);
+        }
+        tn_job job = {b[1].buf, b[2].buf, b[0].buf, m, ka, n};
+        Py_BEGIN_ALLOW_THREADS
+        tn_run(&job);
+        Py_END_ALLOW_THREADS
+        for (int i = 0; i < 3; i++) {
+            PyBuffer_Release(&b[i]);
+        }
+        Py_RETURN_TRUE;
+    }
+    tn_item *item = &tn_queue.items[count % TN_QUEUE];
+    if (tn_buffers(item->b, out, a, x, m, ka, n)) {
+        return refused(1);
+    }
+    item->job = (tn_job){item->b[1].buf, item->b[2].buf, item->b[0].buf, m,
+                         ka, n};
+    __atomic_store_n(&tn_queue.count, count + 1, __ATOMIC_SEQ_CST);
+    if (__atomic_exchange_n(&tn_queue.sleeping, 0, __ATOMIC_SEQ_CST)) {
+        PyThread_release_lock(tn_queue.wake);
+    }
+    Py_RETURN_TRUE;
+}
+
+static PyObject *
+gemm_tn_wait(PyObject *self, PyObject *noargs)
+{
+    (void)self;
+    (void)noargs;
+    Py_ssize_t count = tn_queue.count;
+    if (tn_queue.released >= count) {
+        Py_RETURN_NONE;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    while (tn_take()) {
+    }
+    while (__atomic_load_n(&tn_queue.done, __ATOMIC_ACQUIRE) < count) {
+        pause_briefly();
+    }
+    Py_END_ALLOW_THREADS
+    /* (another thread may have waited and released meanwhile) */
+    for (Py_ssize_t i = tn_queue.released; i < count; i++) {
+        for (int j = 0; j < 3; j++) {
+            PyBuffer_Release(&tn_queue.items[i % TN_QUEUE].b[j]);
+        }
+    }
+    if (tn_queue.released < count) {
+        tn_queue.released = count;
+    }
+    Py_RETURN_NONE;
+}
+#else
+static PyObject *
+gemm_tn_start(PyObject *self, PyObject *args)
+{
+    PyObject *out, *a, *x;
+    Py_ssize_t m, ka, n;
+    Py_buffer b[3];
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OOOnnn", &out, &a, &x, &m, &ka, &n)) {
+        return NULL;
+    }
+    if (tn_buffers(b, out, a, x, m, ka, n)) {
+        return refused(1);
+    }
+    tn_job job = {b[1].buf, b[2].buf, b[0].buf, m, ka, n};
+    tn_run(&job);
+    for (int i = 0; i < 3; i++) {
+        PyBuffer_Release(&b[i]);
+    }
+    Py_RETURN_TRUE;
+}
+
+static PyObject *
+gemm_tn_wait(PyObject *self, PyObject *noargs)
+{
+    (void)self;
+    (void)noargs;
+    Py_RETURN_NONE;
+}
+#endif
+
+static PyObject *
+gemm_tn(PyObject *self, PyObject *args)
+{
+    PyObject *out, *a, *x;
+    Py_ssize_t m, ka, n;
+    int soft = 0;
+    Py_buffer b[3];
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OOOnnn|p", &out, &a, &x, &m, &ka, &n,
+                          &soft)) {
+        return NULL;
+    }
+    if (tn_buffers(b, out, a, x, m, ka, n)) {
+        return refused(soft);
+    }
+    tn_job job = {b[1].buf, b[2].buf, b[0].buf, m, ka, n};
+    Py_BEGIN_ALLOW_THREADS
+    tn_run(&job);
+    Py_END_ALLOW_THREADS
+    for (int i = 0; i < 3; i++) {
+        PyBuffer_Release(&b[i]);
+    }
+    return done(soft);
+}
+
 static PyObject *
 linear_nt(PyObject *self, PyObject *args)
 {
     PyObject *y, *x, *w, *bias;
     Py_ssize_t m, n, k, threads;
+    int soft = 0;
     Py_buffer b[4];
     (void)self;
-    if (!PyArg_ParseTuple(args, "OOOOnnnn", &y, &x, &w, &bias, &m, &n, &k,
-                          &threads)) {
+    if (!PyArg_ParseTuple(args, "OOOOnnnn|p", &y, &x, &w, &bias, &m, &n, &k,
+                          &threads, &soft)) {
         return NULL;
     }
     if (m < 0 || n < 0 || k < 0) {
@@ -2064,7 +2454,7 @@ linear_nt(PyObject *self, PyObject *args)
     };
     int count = bias == Py_None ? 3 : 4;
     if (get_all(spec, b, count)) {
-        return NULL;
+        return refused(soft);
     }
     gemm_job job = {b[1].buf, b[2].buf, count == 4 ? b[3].buf : NULL,
                     b[0].buf, NULL, m, n, k, 0};
@@ -2081,7 +2471,7 @@ linear_nt(PyObject *self, PyObject *args)
     for (int i = 0; i < count; i++) {
         PyBuffer_Release(&b[i]);
     }
-    Py_RETURN_NONE;
+    return done(soft);
 }
 
 static PyObject *
@@ -2188,18 +2578,19 @@ tanh_grad(PyObject *self, PyObject *args)
 {
     PyObject *gx, *y, *gy;
     Py_ssize_t n;
+    int soft = 0;
     Py_buffer b[3];
     (void)self;
-    if (!PyArg_ParseTuple(args, "OOOn", &gx, &y, &gy, &n)) {
-        return NULL;
-    }
-    char kind = float_kind(y);
-    if (!kind) {
+    if (!PyArg_ParseTuple(args, "OOOn|p", &gx, &y, &gy, &n, &soft)) {
         return NULL;
     }
     if (n < 0) {
         PyErr_SetString(PyExc_ValueError, "tanh_grad: negative size");
         return NULL;
+    }
+    char kind = float_kind(y);
+    if (!kind) {
+        return refused(soft);
     }
     item_spec spec[3] = {
         {gx, 1, n, kind, "tanh_grad gx"},
@@ -2207,7 +2598,7 @@ tanh_grad(PyObject *self, PyObject *args)
         {gy, 0, n, kind, "tanh_grad gy"},
     };
     if (get_all(spec, b, 3)) {
-        return NULL;
+        return refused(soft);
     }
     Py_BEGIN_ALLOW_THREADS
     if (kind == 'f') {
@@ -2219,7 +2610,7 @@ tanh_grad(PyObject *self, PyObject *args)
     for (int i = 0; i < 3; i++) {
         PyBuffer_Release(&b[i]);
     }
-    Py_RETURN_NONE;
+    return done(soft);
 }
 
 static PyObject *
@@ -2238,8 +2629,10 @@ strided_add(PyObject *self, PyObject *args)
 
 static PyMethodDef methods[] = {
     {"tanh_grad", tanh_grad, METH_VARARGS,
-     "tanh_grad(gx, y, gy, n): gx = gy * (1 - y * y) over n C-contiguous "
-     "float32 or float64 items (of one type; NumPy's roundings)."},
+     "tanh_grad(gx, y, gy, n, soft=False): gx = gy * (1 - y * y) over n "
+     "C-contiguous float32 or float64 items (of one type; NumPy's "
+     "roundings).  With soft, returns False for arrays it does not take "
+     "(instead of raising), True when done."},
     {"copyto", strided_copyto, METH_VARARGS,
      "copyto(dst, src): dst[...] = src for two arrays of one shape and "
      "item size (no casting, no broadcasting; they must not overlap)."},
@@ -2280,13 +2673,27 @@ static PyMethodDef methods[] = {
      "its (c, ...) blocks C-contiguous, takes A g A^T of the 2x2 tiles g "
      "of gy (b, c, h, w) (zeros outside it)."},
     {"linear_nt", linear_nt, METH_VARARGS,
-     "linear_nt(y, x, W, b, m, n, k, threads): y (m, n) = x (m, k) W^T "
-     "(+ b unless b is None) for W (n, k), all float32 and C-contiguous, "
-     "on up to threads threads (the same bits for any number)."},
+     "linear_nt(y, x, W, b, m, n, k, threads, soft=False): y (m, n) = x "
+     "(m, k) W^T (+ b unless b is None) for W (n, k), all float32 and "
+     "C-contiguous, on up to threads threads (the same bits for any "
+     "number).  With soft, returns False for arrays it does not take "
+     "(instead of raising), True when done."},
     {"linear_nn", linear_nn, METH_VARARGS,
      "linear_nn(gx, gy, W, m, n, k, threads): gx (m, k) = gy (m, n) W for "
      "W (n, k), all float32 and C-contiguous, on up to threads threads "
      "(the same bits for any number)."},
+    {"gemm_tn", gemm_tn, METH_VARARGS,
+     "gemm_tn(out, a, b, m, ka, n, soft=False): out (ka, n) = a^T b for a "
+     "(m, ka) and b (m, n), all float32 and C-contiguous, each item summed "
+     "over the m rows in order.  With soft, returns False for arrays it "
+     "does not take (instead of raising), True when done."},
+    {"gemm_tn_start", gemm_tn_start, METH_VARARGS,
+     "gemm_tn_start(out, a, b, m, ka, n): gemm_tn's product, computed in "
+     "the background by a helper thread (out and the arrays are held until "
+     "gemm_tn_wait); False for arrays gemm_tn does not take, else True."},
+    {"gemm_tn_wait", gemm_tn_wait, METH_NOARGS,
+     "gemm_tn_wait(): returns once every product gemm_tn_start queued is "
+     "in its out (computing those no thread has begun)."},
     {"linear_isa", linear_isa, METH_NOARGS,
      "linear_isa(): which kernels linear_nt and linear_nn run on this CPU: "
      "'avx512', 'vector' (the compiler's baseline) or 'plain' (loops)."},

@@ -380,3 +380,84 @@ def test_linear_gemms_refuse_bad_arguments():
                         numpy.ones((2, 5), numpy.float32), W[:4], 2, 5, 20,
                         1)
     assert loops.linear_isa() in ('avx512', 'vector', 'plain')
+
+
+# --- the tn GEMM (a^T b: weight gradients), at once and in the background --
+
+def _tn(a, b, start=False):
+    (m, ka), n = a.shape, b.shape[1]
+    out = numpy.full((ka, n), numpy.nan, numpy.float32)
+    if start:
+        assert loops.gemm_tn_start(out, a, b, m, ka, n) is True
+    else:
+        assert loops.gemm_tn(out, a, b, m, ka, n) is None
+    return out
+
+
+@needs_loops
+@pytest.mark.parametrize('ka, n', [(1, 1), (3, 7), (5, 16), (4, 17),
+                                   (13, 31), (64, 64), (9, 100)])
+def test_gemm_tn_matches_float64(ka, n):
+    # every m from 0 to 49; n's last vector overlaps the one before
+    rng = numpy.random.RandomState(ka * 1000 + n)
+    for m in range(0, 50):
+        a = rng.randn(m, ka).astype(numpy.float32)
+        b = rng.randn(m, n).astype(numpy.float32)
+        a64, b64 = a.astype(numpy.float64), b.astype(numpy.float64)
+        ref = a64.T @ b64
+        bound = 4 * max(m, 1) * 2.0 ** -24 * (abs(a64.T) @ abs(b64)) + 1e-30
+        out = _tn(a, b)
+        assert numpy.all(abs(out - ref) <= bound), (m, ka, n)
+        if m == 0:
+            assert not out.any()
+
+
+@needs_loops
+def test_gemm_tn_in_the_background_gives_the_same_bits():
+    # more products than the queue holds (the rest computed at once), then
+    # one wait: each as gemm_tn computes it, whichever thread ran it
+    rng = numpy.random.RandomState(0)
+    pairs = [(rng.randn(32, 64).astype(numpy.float32),
+              rng.randn(32, 48).astype(numpy.float32)) for _ in range(300)]
+    outs = [_tn(a, b, start=True) for a, b in pairs]
+    del pairs[5:]  # (the queue holds its arrays until the wait)
+    loops.gemm_tn_wait()
+    loops.gemm_tn_wait()  # (nothing left: returns at once)
+    rng = numpy.random.RandomState(0)
+    for out in outs:
+        a = rng.randn(32, 64).astype(numpy.float32)
+        b = rng.randn(32, 48).astype(numpy.float32)
+        assert out.tobytes() == _tn(a, b).tobytes()
+
+
+@needs_loops
+def test_gemm_tn_refuses_bad_arguments():
+    a = numpy.ones((4, 3), numpy.float32)
+    b = numpy.ones((4, 20), numpy.float32)
+    out = numpy.empty((3, 20), numpy.float32)
+    with pytest.raises(TypeError, match='gemm_tn a'):
+        loops.gemm_tn(out, a.astype(numpy.float64), b, 4, 3, 20)
+    with pytest.raises(TypeError, match='gemm_tn out'):
+        loops.gemm_tn(out[:2].copy(), a, b, 4, 3, 20)
+    with pytest.raises(ValueError):
+        loops.gemm_tn(out, a, numpy.ones((20, 4), numpy.float32).T, 4, 3, 20)
+    with pytest.raises(ValueError, match='negative'):
+        loops.gemm_tn(out, a, b, -4, 3, 20)
+    # soft: False instead, and nothing written
+    out[...] = 7
+    assert loops.gemm_tn(out, a.T.copy().T, b, 4, 3, 20, True) is False
+    assert loops.gemm_tn_start(out, a, b[:, ::2], 4, 3, 10) is False
+    assert (out == 7).all()
+    assert loops.gemm_tn(out, a, b, 4, 3, 20, True) is True
+    numpy.testing.assert_array_equal(out, numpy.full((3, 20), 4))
+    # the other loops' soft mode
+    gx = numpy.full((4, 20), 7, numpy.float32)
+    assert loops.tanh_grad(gx, b, b[:, ::-1], 80, True) is False
+    assert loops.tanh_grad(gx, b, b, 80, True) is True
+    assert not gx.any()
+    y = numpy.full((4, 3), 7, numpy.float32)
+    assert loops.linear_nt(y, b[:, ::-1], out, None, 4, 3, 20, 1,
+                           True) is False
+    assert (y == 7).all()
+    assert loops.linear_nt(y, b, out, None, 4, 3, 20, 1, True) is True
+    numpy.testing.assert_array_equal(y, numpy.full((4, 3), 80))

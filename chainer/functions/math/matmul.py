@@ -50,10 +50,35 @@ def _a_bt(a, b):
     return a @ b.T
 
 
+def _tn_fits(a_shape, b_shape, dtype):
+    """For ``a.T @ b`` of matrices of these shapes and dtype: whether the C
+    loops' tn GEMM computes it (else NumPy).  It takes a few float32 rows
+    and little work, where OpenBLAS runs one thread and its transposed
+    product pays NumPy's call (measured on AVX-512: 1.8 against 2.1 us on
+    32 x 64 by 32 x 64)."""
+    (m, ka), (mb, n) = a_shape, b_shape
+    return (_thin is not None and dtype == _f32 and 0 < m <= 48 and
+            m == mb and n >= 16 and ka and m * ka * n <= 1 << 18)
+
+
+def _at_b(a, b):
+    """``a.T @ b`` of two matrices (see :func:`_tn_fits`)."""
+    if type(a) is _ndarray and type(b) is _ndarray and a.ndim == 2 and \
+            b.ndim == 2 and b.dtype == a.dtype and \
+            _tn_fits(a.shape, b.shape, a.dtype):
+        (m, ka), n = a.shape, b.shape[1]
+        out = numpy.empty((ka, n), _f32)
+        if _thin.gemm_tn(out, a, b, m, ka, n, True):  # (False: strided)
+            return out
+    return a.T @ b
+
+
 def _product(a, b, ta, tb):
     """``op(a) @ op(b)`` of two matrices, op a transpose where asked."""
     if tb and not ta:
         return _a_bt(a, b)
+    if ta and not tb:
+        return _at_b(a, b)
     return (a.T if ta else a) @ (b.T if tb else b)
 
 
@@ -104,6 +129,9 @@ class MatMul(FunctionNode):
             if self.transb and not self.transa and a.ndim == 2 == b.ndim:
                 if a.shape[1] == b.shape[1]:
                     return _a_bt(a, b),
+            elif self.transa and not self.transb and a.ndim == 2 == b.ndim:
+                if a.shape[0] == b.shape[0]:
+                    return _at_b(a, b),
             else:
                 if self.transa:
                     a = _t(a, True)

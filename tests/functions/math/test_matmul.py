@@ -153,6 +153,23 @@ def test_a_bt_against_float64(m, n, k):
         rtol=1e-5, atol=1e-5)
 
 
+@pytest.mark.parametrize('m,ka,n', [(1, 1, 16), (5, 17, 20), (48, 64, 64),
+                                    (49, 3, 33), (3, 40, 15), (32, 90, 100)])
+def test_a_t_b_against_float64(m, ka, n):
+    # (48 rows and 2^18 multiply-adds at most go to the C loops' tn GEMM)
+    rng = numpy.random.RandomState(m + ka + n)
+    a = rng.randn(m, ka).astype(numpy.float32)
+    b = rng.randn(m, n).astype(numpy.float32)
+    y = matmul_mod._at_b(a, b)
+    assert y.dtype == numpy.float32 and y.shape == (ka, n)
+    numpy.testing.assert_allclose(
+        y, a.T.astype(numpy.float64) @ b.astype(numpy.float64),
+        rtol=1e-5, atol=1e-5)
+    assert matmul_mod._tn_fits(a.shape, b.shape, a.dtype) == (
+        matmul_mod._thin is not None and m <= 48 and n >= 16 and
+        m * ka * n <= 1 << 18)
+
+
 def test_matmul_array_backward_same_bits_as_graph_backward():
     # the array-level backward and the one that records a graph (double
     # backprop) compute the input gradient by the same product
