@@ -274,9 +274,16 @@ class Link(device_resident.DeviceResident):
     # --- traversal ---------------------------------------------------------
 
     def params(self, include_uninit=True):
-        """Yields the parameters of this link and its descendants."""
-        for _, param in self.namedparams(include_uninit):
-            yield param
+        """Yields the parameters of this link and its descendants (in the
+        order of :meth:`namedparams`, without building the paths: an
+        optimizer's update and ``cleargrads`` walk them at each step)."""
+        d = self.__dict__
+        for name in sorted(self._params):
+            param = d[name]
+            if include_uninit or param.is_initialized:
+                yield param
+        for child in self.children():
+            yield from child.params(include_uninit)
 
     def namedparams(self, include_uninit=True):
         """Yields ``(path, parameter)`` pairs, paths like ``'/l1/W'``."""
