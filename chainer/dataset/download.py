@@ -13,6 +13,7 @@ turns: a URL is downloaded by one of them, and the others wait for its file.
 import hashlib
 import os
 import shutil
+import sys
 import tempfile
 import urllib.request
 
@@ -108,7 +109,10 @@ def cached_download(url, *, sha256=None):
         # Another process may have downloaded it while this one waited.
         if os.path.exists(cache_path):
             return cache_path
-        print('Downloading from {}...'.format(url))
+        # on stderr, as Chainer writes it: stdout stays for the program's
+        # own output
+        sys.stderr.write('Downloading from {}...\n'.format(url))
+        sys.stderr.flush()
         with atomic_path(cache_path) as temp_path:
             _download(url, temp_path)
             if sha256 is not None:

@@ -67,7 +67,10 @@ def test_cached_download(root, server, capsys):
     assert path == expected
     with open(path, 'rb') as f:
         assert f.read() == b'hello'
-    assert 'Downloading from' in capsys.readouterr().out
+    out, err = capsys.readouterr()
+    # Chainer writes the notice on stderr, not stdout
+    assert err == 'Downloading from {}f.bin...\n'.format(url)
+    assert out == ''
     assert download.cached_download(url + 'f.bin') == path
     assert hits == ['/f.bin']  # cached: one request only
     # no temporary files are left behind (the lock file stays)
