@@ -1027,6 +1027,22 @@ bn_backward(PyObject *self, PyObject *args)
  * the image), so that the tile loops below read and write unit-stride
  * runs, which the compiler vectorizes over the tiles of a row. */
 
+/* The tile loops run in the widest vectors the CPU has (a clone per
+ * instruction set, picked at load time where GCC makes them); their
+ * helpers are inlined into each clone. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && \
+    defined(__linux__)
+#define WINO_CLONES __attribute__((target_clones("avx512f", "avx2", \
+                                                 "default")))
+#else
+#define WINO_CLONES
+#endif
+#if defined(__GNUC__)
+#define WINO_INLINE static inline __attribute__((always_inline))
+#else
+#define WINO_INLINE static
+#endif
+
 /* Pointers that the loops below never reach through another, so that the
  * compiler vectorizes without checking (every C compiler we know takes
  * this spelling). */
@@ -1044,7 +1060,7 @@ typedef struct {
 /* e[k] = row[2 k + first], o[k] = row[2 k + first + 1] for k < n, zeros
  * outside [0, w); a row y outside [0, h) is all zeros. */
 #define SPLIT_ROW(T)                                                        \
-static void                                                                 \
+WINO_INLINE void                                                             \
 split_row_##T(T *RESTRICT e, T *RESTRICT o, const T *img, Py_ssize_t y,     \
               Py_ssize_t first, Py_ssize_t n, const wino *g)                \
 {                                                                           \
@@ -1083,7 +1099,7 @@ split_row_##T(T *RESTRICT e, T *RESTRICT o, const T *img, Py_ssize_t y,     \
  * that vectorize take their arrays as restrict parameters: GCC 12 ignores
  * the restrict of local pointers and gives up on the aliasing.) */
 #define ROW_TILES(T)                                                        \
-static void                                                                 \
+WINO_INLINE void                                                             \
 row_tiles_##T(T *RESTRICT v0, T *RESTRICT v1, T *RESTRICT v2,               \
               T *RESTRICT v3, const T *RESTRICT ea, const T *RESTRICT oa,   \
               const T *RESTRICT eb, const T *RESTRICT ob, T s,              \
@@ -1102,7 +1118,7 @@ row_tiles_##T(T *RESTRICT v0, T *RESTRICT v1, T *RESTRICT v2,               \
 /* The four outputs (A^T m A) of n tiles m, position p of tile k at
  * m[p ps + k]. */
 #define AT4(T)                                                              \
-static void                                                                 \
+WINO_INLINE void                                                             \
 at4_##T(T *RESTRICT y00, T *RESTRICT y01, T *RESTRICT y10,                  \
         T *RESTRICT y11, const T *RESTRICT m, Py_ssize_t ps, Py_ssize_t n)  \
 {                                                                           \
@@ -1124,7 +1140,7 @@ at4_##T(T *RESTRICT y00, T *RESTRICT y01, T *RESTRICT y10,                  \
 /* Rows 1 to 3 of A g for n 2x2 tiles g = ((g00, g01), (g10, g11)) (row 0
  * is g's first row). */
 #define AG_ROWS(T)                                                          \
-static void                                                                 \
+WINO_INLINE void                                                             \
 ag_rows_##T(T *RESTRICT e1, T *RESTRICT f1, T *RESTRICT e2, T *RESTRICT f2, \
             T *RESTRICT e3, T *RESTRICT f3, const T *RESTRICT g00,          \
             const T *RESTRICT g01, const T *RESTRICT g10,                   \
@@ -1142,7 +1158,7 @@ ag_rows_##T(T *RESTRICT e1, T *RESTRICT f1, T *RESTRICT e2, T *RESTRICT f2, \
 
 /* A row (e, f) of A g times A^T, for n tiles. */
 #define AGA4(T)                                                             \
-static void                                                                 \
+WINO_INLINE void                                                             \
 aga4_##T(T *RESTRICT v0, T *RESTRICT v1, T *RESTRICT v2, T *RESTRICT v3,    \
          const T *RESTRICT e, const T *RESTRICT f, Py_ssize_t n)            \
 {                                                                           \
@@ -1159,7 +1175,7 @@ aga4_##T(T *RESTRICT v0, T *RESTRICT v1, T *RESTRICT v2, T *RESTRICT v3,    \
  * split into its even (e) and odd (o) columns: two long loops, where one
  * call per row cost 25% more (measured on a ResNet block's planes). */
 #define PAD_SPLIT(T)                                                        \
-static void                                                                 \
+WINO_INLINE void                                                             \
 pad_split_##T(T *RESTRICT e, T *RESTRICT o, T *RESTRICT p, const T *img,    \
               const wino *g, Py_ssize_t rows, Py_ssize_t n)                 \
 {                                                                           \
@@ -1189,7 +1205,7 @@ pad_split_##T(T *RESTRICT e, T *RESTRICT o, T *RESTRICT p, const T *img,    \
  * where the image does not reach, the same for every plane), and its even
  * and odd columns. */
 #define WINO_IN(T)                                                          \
-static void                                                                 \
+WINO_CLONES static void                                                     \
 wino_in_##T(T *V, const T *x, const wino *g, Py_ssize_t c0, Py_ssize_t c1,  \
             T *buf)                                                         \
 {                                                                           \
@@ -1217,7 +1233,7 @@ wino_in_##T(T *V, const T *x, const wino *g, Py_ssize_t c0, Py_ssize_t c1,  \
 
 /* A row of y from the even and odd columns of its tiles (plus a bias). */
 #define PUT_ROW(T)                                                          \
-static void                                                                 \
+WINO_INLINE void                                                             \
 put_row_##T(T *RESTRICT row, const T *RESTRICT e, const T *RESTRICT o,      \
             Py_ssize_t w, const T *bias)                                    \
 {                                                                           \
@@ -1246,7 +1262,7 @@ put_row_##T(T *RESTRICT row, const T *RESTRICT e, const T *RESTRICT o,      \
  * M (16, c, b th tw), channels c0 to c1 - 1; buf holds 4 th tw items: the
  * tiles' four outputs along the plane, then put in place row by row. */
 #define WINO_OUT(T)                                                         \
-static void                                                                 \
+WINO_CLONES static void                                                     \
 wino_out_##T(T *y, const T *M, const T *bias, const wino *g, Py_ssize_t c0, \
              Py_ssize_t c1, T *buf)                                         \
 {                                                                           \
@@ -1274,7 +1290,7 @@ wino_out_##T(T *y, const T *M, const T *bias, const wino *g, Py_ssize_t c0, \
  * gradient, channels c0 to c1 - 1; buf holds 10 th tw items (the tiles'
  * four inputs along the plane, then the rows of A g). */
 #define WINO_GY(T)                                                          \
-static void                                                                 \
+WINO_CLONES static void                                                     \
 wino_gy_##T(T *dM, const T *gy, const wino *g, Py_ssize_t c0,              \
             Py_ssize_t c1, T *buf)                                          \
 {                                                                           \
@@ -1322,30 +1338,371 @@ WINO_OUT(double)
 WINO_GY(float)
 WINO_GY(double)
 
+/* ---- F(4x4, 3x3): 6x6 input tiles 4 apart, 36 positions ---------------
+ *
+ * The same operands for 4x4 output tiles (Lavin and Gray's F(4x4, 3x3)):
+ * 36 products per tile and channel pair for 16 outputs, where F(2x2, 3x3)
+ * takes 16 for 4; V, M and dM are (36, c, b th tw).  A plane's rows are
+ * split into four column phases (items 4 k + q), so that column j of a row
+ * of tiles is a unit-stride run (phase j % 4 from k = j / 4). */
+
+/* d_q[k] = src[4 k + q] for k < n: a run split into its four column
+ * phases. */
+#define QUARTER(T)                                                          \
+WINO_INLINE void                                                             \
+quarter_##T(T *RESTRICT d0, T *RESTRICT d1, T *RESTRICT d2,                 \
+            T *RESTRICT d3, const T *RESTRICT src, Py_ssize_t n)            \
+{                                                                           \
+    for (Py_ssize_t k = 0; k < n; k++) {                                    \
+        d0[k] = src[4 * k];                                                 \
+        d1[k] = src[4 * k + 1];                                             \
+        d2[k] = src[4 * k + 2];                                             \
+        d3[k] = src[4 * k + 3];                                             \
+    }                                                                       \
+}
+
+/* row[4 k + q] = y_q[k] (+ b) for k < n: the adjoint of QUARTER. */
+#define UNQUARTER(T)                                                        \
+WINO_INLINE void                                                             \
+unquarter_##T(T *RESTRICT row, const T *RESTRICT y0, const T *RESTRICT y1,  \
+              const T *RESTRICT y2, const T *RESTRICT y3, Py_ssize_t n)     \
+{                                                                           \
+    for (Py_ssize_t k = 0; k < n; k++) {                                    \
+        row[4 * k] = y0[k];                                                 \
+        row[4 * k + 1] = y1[k];                                             \
+        row[4 * k + 2] = y2[k];                                             \
+        row[4 * k + 3] = y3[k];                                             \
+    }                                                                       \
+}                                                                           \
+                                                                            \
+WINO_INLINE void                                                             \
+unquarter_bias_##T(T *RESTRICT row, const T *RESTRICT y0,                   \
+                   const T *RESTRICT y1, const T *RESTRICT y2,              \
+                   const T *RESTRICT y3, Py_ssize_t n, T b)                 \
+{                                                                           \
+    for (Py_ssize_t k = 0; k < n; k++) {                                    \
+        row[4 * k] = y0[k] + b;                                             \
+        row[4 * k + 1] = y1[k] + b;                                         \
+        row[4 * k + 2] = y2[k] + b;                                         \
+        row[4 * k + 3] = y3[k] + b;                                         \
+    }                                                                       \
+}
+
+/* The six items of B^T v for vectors v over rows rows of len items (row r
+ * of v_j at x_j + r sx, of the outputs at y_i + r sy). */
+#define BT6(T)                                                              \
+WINO_INLINE void                                                             \
+bt6_##T(T *RESTRICT y0, T *RESTRICT y1, T *RESTRICT y2, T *RESTRICT y3,     \
+        T *RESTRICT y4, T *RESTRICT y5, const T *RESTRICT x0,               \
+        const T *RESTRICT x1, const T *RESTRICT x2, const T *RESTRICT x3,   \
+        const T *RESTRICT x4, const T *RESTRICT x5, Py_ssize_t rows,        \
+        Py_ssize_t len, Py_ssize_t sx, Py_ssize_t sy)                       \
+{                                                                           \
+    for (Py_ssize_t r = 0; r < rows; r++)                                   \
+    for (Py_ssize_t k = 0; k < len; k++) {                                  \
+        Py_ssize_t i = r * sx + k, o = r * sy + k;                          \
+        T a = x4[i] - 4 * x2[i], b = x3[i] - 4 * x1[i];                     \
+        T c = x4[i] - x2[i], d = 2 * (x3[i] - x1[i]);                       \
+        y0[o] = 4 * x0[i] - 5 * x2[i] + x4[i];                              \
+        y1[o] = a + b;                                                      \
+        y2[o] = a - b;                                                      \
+        y3[o] = c + d;                                                      \
+        y4[o] = c - d;                                                      \
+        y5[o] = 4 * x1[i] - 5 * x3[i] + x5[i];                              \
+    }                                                                       \
+}
+
+/* The four items of A^T m for n vectors m. */
+#define AT6(T)                                                              \
+WINO_INLINE void                                                             \
+at6_##T(T *RESTRICT y0, T *RESTRICT y1, T *RESTRICT y2, T *RESTRICT y3,     \
+        const T *RESTRICT m0, const T *RESTRICT m1, const T *RESTRICT m2,   \
+        const T *RESTRICT m3, const T *RESTRICT m4, const T *RESTRICT m5,   \
+        Py_ssize_t n)                                                       \
+{                                                                           \
+    for (Py_ssize_t k = 0; k < n; k++) {                                    \
+        T s1 = m1[k] + m2[k], d1 = m1[k] - m2[k];                           \
+        T s3 = m3[k] + m4[k], d3 = m3[k] - m4[k];                           \
+        y0[k] = m0[k] + s1 + s3;                                            \
+        y1[k] = d1 + 2 * d3;                                                \
+        y2[k] = s1 + 4 * s3;                                                \
+        y3[k] = d1 + 8 * d3 + m5[k];                                        \
+    }                                                                       \
+}
+
+/* The six items of A g for n vectors g (the adjoint of AT6). */
+#define A4(T)                                                               \
+WINO_INLINE void                                                             \
+a4_##T(T *RESTRICT y0, T *RESTRICT y1, T *RESTRICT y2, T *RESTRICT y3,      \
+       T *RESTRICT y4, T *RESTRICT y5, const T *RESTRICT g0,                \
+       const T *RESTRICT g1, const T *RESTRICT g2, const T *RESTRICT g3,    \
+       Py_ssize_t n)                                                        \
+{                                                                           \
+    for (Py_ssize_t k = 0; k < n; k++) {                                    \
+        T e = g0[k] + g2[k], o = g1[k] + g3[k];                             \
+        T e4 = g0[k] + 4 * g2[k], o4 = 2 * g1[k] + 8 * g3[k];               \
+        y0[k] = g0[k];                                                      \
+        y1[k] = e + o;                                                      \
+        y2[k] = e - o;                                                      \
+        y3[k] = e4 + o4;                                                    \
+        y4[k] = e4 - o4;                                                    \
+        y5[k] = g3[k];                                                      \
+    }                                                                       \
+}
+
+/* V (36, c, b th tw) takes B^T d B of every 6x6 input tile d, channels c0
+ * to c1 - 1.  buf holds wino4_items: the column phases Q of the padded
+ * plane P (4 th + 4 rows of 4 n items, n = tw + 1; zeros where the image
+ * does not reach, the same for every plane), and the rows of d B.
+ * Q[q][s] holds the items 4 k + q of P's rows 4 t + s, as a (th + 1, n)
+ * array:
+ * row i of the tiles of tile row ty, column j, is then
+ * Q[j % 4][i % 4][ty + i / 4][tx + j / 4], a run over tx, and the same
+ * offset from one tile row to the next. */
+#define WINO4_IN(T)                                                         \
+WINO_CLONES static void                                                     \
+wino4_in_##T(T *V, const T *x, const wino *g, Py_ssize_t c0, Py_ssize_t c1, \
+             T *buf)                                                        \
+{                                                                           \
+    Py_ssize_t th = g->th, tw = g->tw, per = th * tw, ps = g->ps;           \
+    Py_ssize_t rows = 4 * th + 4, n = tw + 1, pw = g->pw;                   \
+    Py_ssize_t qs = (th + 1) * n;  /* items of one Q[q][s] */               \
+    T *Q = buf, *R = Q + 16 * qs;                                           \
+    Py_ssize_t h = g->h < rows - g->ph ? g->h : rows - g->ph;               \
+    Py_ssize_t w = g->w < 4 * n - pw ? g->w : 4 * n - pw;                   \
+    /* the runs of k whose four items 4 k + q - pw are all in the image */  \
+    Py_ssize_t k0 = (pw + 3) / 4, k1 = (w + pw) / 4;                        \
+    k1 = k1 < k0 ? k0 : k1;                                                 \
+    memset(Q, 0, sizeof(T) * 16 * qs);                                      \
+    for (Py_ssize_t c = c0; c < c1; c++)                                    \
+    for (Py_ssize_t b = 0; b < g->b; b++) {                                 \
+        const T *img = x + b * g->sb + c * g->sc;                           \
+        for (Py_ssize_t y = 0; y < h; y++) {  /* P's row y + ph, split */   \
+            Py_ssize_t r = y + g->ph;                                       \
+            const T *src = img + y * g->sh;                                 \
+            T *d0 = Q + (r % 4) * qs + r / 4 * n, *d1 = d0 + 4 * qs;        \
+            T *d2 = d0 + 8 * qs, *d3 = d0 + 12 * qs;                        \
+            if (g->sw == 1) {                                               \
+                quarter_##T(d0 + k0, d1 + k0, d2 + k0, d3 + k0,             \
+                            src + 4 * k0 - pw, k1 - k0);                    \
+            } else {                                                        \
+                for (Py_ssize_t k = k0; k < k1; k++) {                      \
+                    const T *p = src + (4 * k - pw) * g->sw;                \
+                    d0[k] = p[0];                                           \
+                    d1[k] = p[g->sw];                                       \
+                    d2[k] = p[2 * g->sw];                                   \
+                    d3[k] = p[3 * g->sw];                                   \
+                }                                                           \
+            }                                                               \
+            T *d[4] = {d0, d1, d2, d3};                                     \
+            for (int end = 0; end < 2; end++) {  /* k < k0, k >= k1 */      \
+                Py_ssize_t lo = end ? 4 * k1 : 0, hi = end ? 4 * n : 4 * k0;  \
+                lo = lo > pw ? lo : pw;                                     \
+                hi = hi < w + pw ? hi : w + pw;                             \
+                for (Py_ssize_t col = lo; col < hi; col++) {                \
+                    d[col % 4][col / 4] = src[(col - pw) * g->sw];          \
+                }                                                           \
+            }                                                               \
+        }                                                                   \
+        for (int i = 0; i < 6; i++) {  /* row i of d B, all tiles */        \
+            const T *q = Q + (i % 4) * qs + i / 4 * n;                      \
+            T *o = R + 6 * i * per;                                         \
+            bt6_##T(o, o + per, o + 2 * per, o + 3 * per, o + 4 * per,      \
+                    o + 5 * per, q, q + 4 * qs, q + 8 * qs, q + 12 * qs,    \
+                    q + 1, q + 4 * qs + 1, th, tw, n, tw);                  \
+        }                                                                   \
+        T *v = V + (c * g->b + b) * per;                                    \
+        for (int j = 0; j < 6; j++) {  /* column j of B^T (d B) */          \
+            const T *e = R + j * per;                                       \
+            bt6_##T(v + j * ps, v + (6 + j) * ps, v + (12 + j) * ps,        \
+                    v + (18 + j) * ps, v + (24 + j) * ps,                   \
+                    v + (30 + j) * ps, e, e + 6 * per, e + 12 * per,        \
+                    e + 18 * per, e + 24 * per, e + 30 * per, 1, per, 0,    \
+                    0);                                                     \
+        }                                                                   \
+    }                                                                       \
+}
+
+/* y (b, c, h, w), C-contiguous, takes A^T m A (+ bias) of every tile m of
+ * M (36, c, b th tw), channels c0 to c1 - 1; buf holds 40 th tw items (the
+ * rows of m A, then the 16 outputs of every tile). */
+#define WINO4_OUT(T)                                                        \
+WINO_CLONES static void                                                     \
+wino4_out_##T(T *y, const T *M, const T *bias, const wino *g,               \
+              Py_ssize_t c0, Py_ssize_t c1, T *buf)                         \
+{                                                                           \
+    Py_ssize_t th = g->th, tw = g->tw, per = th * tw, ps = g->ps;           \
+    T *Ta = buf, *Y = buf + 24 * per;                                       \
+    for (Py_ssize_t c = c0; c < c1; c++)                                    \
+    for (Py_ssize_t b = 0; b < g->b; b++) {                                 \
+        T *plane = y + (b * g->c + c) * g->h * g->w;                        \
+        T bc = bias ? bias[c] : 0;                                          \
+        const T *m = M + (c * g->b + b) * per;  /* (tiles past the row's   \
+                                                 * end are left out) */    \
+        for (int r = 0; r < 6; r++) {  /* row r of m A */                   \
+            const T *mr = m + 6 * r * ps;                                   \
+            T *t = Ta + 4 * r * per;                                        \
+            at6_##T(t, t + per, t + 2 * per, t + 3 * per, mr, mr + ps,      \
+                    mr + 2 * ps, mr + 3 * ps, mr + 4 * ps, mr + 5 * ps,     \
+                    per);                                                   \
+        }                                                                   \
+        for (int j = 0; j < 4; j++) {  /* column j of A^T (m A) */          \
+            const T *t = Ta + j * per;                                      \
+            at6_##T(Y + j * per, Y + (4 + j) * per, Y + (8 + j) * per,      \
+                    Y + (12 + j) * per, t, t + 4 * per, t + 8 * per,        \
+                    t + 12 * per, t + 16 * per, t + 20 * per, per);         \
+        }                                                                   \
+        for (Py_ssize_t ty = 0; ty < th; ty++)                              \
+        for (int i = 0; i < 4 && 4 * ty + i < g->h; i++) {                  \
+            T *row = plane + (4 * ty + i) * g->w;                           \
+            const T *yi = Y + 4 * i * per + ty * tw;                        \
+            Py_ssize_t full = g->w / 4;  /* tiles whole in the row */       \
+            if (bias) {                                                     \
+                unquarter_bias_##T(row, yi, yi + per, yi + 2 * per,         \
+                                   yi + 3 * per, full, bc);                 \
+            } else {                                                        \
+                unquarter_##T(row, yi, yi + per, yi + 2 * per,              \
+                              yi + 3 * per, full);                          \
+            }                                                               \
+            for (Py_ssize_t col = 4 * full; col < g->w; col++) {            \
+                T v = yi[col % 4 * per + full];                             \
+                row[col] = bias ? v + bc : v;                               \
+            }                                                               \
+        }                                                                   \
+    }                                                                       \
+}
+
+/* dM (36, c, b th tw) takes A g A^T of every 4x4 tile g of gy (b, c, h,
+ * w) (zeros outside it), channels c0 to c1 - 1; buf holds 40 th tw items
+ * (the tiles' 16 inputs, then the rows of g A^T). */
+#define WINO4_GY(T)                                                         \
+WINO_CLONES static void                                                     \
+wino4_gy_##T(T *dM, const T *gy, const wino *g, Py_ssize_t c0,             \
+             Py_ssize_t c1, T *buf)                                         \
+{                                                                           \
+    Py_ssize_t th = g->th, tw = g->tw, per = th * tw, ps = g->ps;           \
+    T *G = buf, *H = buf + 16 * per;                                        \
+    for (Py_ssize_t c = c0; c < c1; c++)                                    \
+    for (Py_ssize_t b = 0; b < g->b; b++) {                                 \
+        const T *img = gy + b * g->sb + c * g->sc;                          \
+        Py_ssize_t full = g->w / 4 < tw ? g->w / 4 : tw;                    \
+        for (Py_ssize_t ty = 0; ty < th; ty++)                              \
+        for (int i = 0; i < 4; i++) {                                       \
+            Py_ssize_t r = 4 * ty + i;                                      \
+            T *d = G + 4 * i * per + ty * tw;                               \
+            if (r >= g->h) {                                                \
+                for (int j = 0; j < 4; j++) {                               \
+                    memset(d + j * per, 0, sizeof(T) * tw);                 \
+                }                                                           \
+                continue;                                                   \
+            }                                                               \
+            const T *src = img + r * g->sh;                                 \
+            if (g->sw == 1) {                                               \
+                quarter_##T(d, d + per, d + 2 * per, d + 3 * per, src,      \
+                            full);                                          \
+            } else {                                                        \
+                for (Py_ssize_t k = 0; k < full; k++) {                     \
+                    for (int j = 0; j < 4; j++) {                           \
+                        d[j * per + k] = src[(4 * k + j) * g->sw];          \
+                    }                                                       \
+                }                                                           \
+            }                                                               \
+            for (Py_ssize_t col = 4 * full; col < 4 * tw; col++) {          \
+                d[col % 4 * per + col / 4] =                                \
+                    col < g->w ? src[col * g->sw] : 0;                      \
+            }                                                               \
+        }                                                                   \
+        for (int i = 0; i < 4; i++) {  /* row i of g A^T */                 \
+            const T *gi = G + 4 * i * per;                                  \
+            T *o = H + 6 * i * per;                                         \
+            a4_##T(o, o + per, o + 2 * per, o + 3 * per, o + 4 * per,       \
+                   o + 5 * per, gi, gi + per, gi + 2 * per, gi + 3 * per,   \
+                   per);                                                    \
+        }                                                                   \
+        T *v = dM + (c * g->b + b) * per;                                   \
+        for (int j = 0; j < 6; j++) {  /* column j of A (g A^T) */          \
+            const T *e = H + j * per;                                       \
+            a4_##T(v + j * ps, v + (6 + j) * ps, v + (12 + j) * ps,         \
+                   v + (18 + j) * ps, v + (24 + j) * ps, v + (30 + j) * ps, \
+                   e, e + 6 * per, e + 12 * per, e + 18 * per, per);        \
+        }                                                                   \
+    }                                                                       \
+}
+
+QUARTER(float)
+QUARTER(double)
+UNQUARTER(float)
+UNQUARTER(double)
+BT6(float)
+BT6(double)
+AT6(float)
+AT6(double)
+A4(float)
+A4(double)
+WINO4_IN(float)
+WINO4_IN(double)
+WINO4_OUT(float)
+WINO4_OUT(double)
+WINO4_GY(float)
+WINO4_GY(double)
+
 enum { WINO_INPUT, WINO_OUTPUT, WINO_GRAD };
 
 typedef struct {
     wino g;
     int op;
+    int big;  /* F(4x4, 3x3): 36 positions (else F(2x2, 3x3): 16) */
     char kind;
     void *img, *tiles;
     const void *bias;
     int failed;  /* set where a part's scratch could not be allocated */
 } wino_job;
 
+static Py_ssize_t
+wino4_items(const wino_job *j)
+{
+    Py_ssize_t th = j->g.th, tw = j->g.tw, n = tw + 1;
+    return j->op == WINO_INPUT ? 16 * (th + 1) * n + 36 * th * tw
+                               : 40 * th * tw;
+}
+
+static void
+wino4_range(wino_job *j, Py_ssize_t lo, Py_ssize_t hi, void *buf)
+{
+    if (j->kind == 'f') {
+        if (j->op == WINO_INPUT) {
+            wino4_in_float(j->tiles, j->img, &j->g, lo, hi, buf);
+        } else if (j->op == WINO_OUTPUT) {
+            wino4_out_float(j->img, j->tiles, j->bias, &j->g, lo, hi, buf);
+        } else {
+            wino4_gy_float(j->tiles, j->img, &j->g, lo, hi, buf);
+        }
+    } else {
+        if (j->op == WINO_INPUT) {
+            wino4_in_double(j->tiles, j->img, &j->g, lo, hi, buf);
+        } else if (j->op == WINO_OUTPUT) {
+            wino4_out_double(j->img, j->tiles, j->bias, &j->g, lo, hi, buf);
+        } else {
+            wino4_gy_double(j->tiles, j->img, &j->g, lo, hi, buf);
+        }
+    }
+}
+
 static void
 wino_range(const void *job, Py_ssize_t lo, Py_ssize_t hi)
 {
     wino_job *j = (wino_job *)job;
-    Py_ssize_t per = j->g.th * j->g.tw, items = j->op == WINO_INPUT ?
-        8 * (j->g.th + 1) * (j->g.tw + 1) :
+    Py_ssize_t per = j->g.th * j->g.tw, items = j->big ? wino4_items(j) :
+        j->op == WINO_INPUT ? 8 * (j->g.th + 1) * (j->g.tw + 1) :
         j->op == WINO_OUTPUT ? 4 * per : 10 * per;
     void *buf = malloc((size_t)items * (j->kind == 'f' ? 4 : 8));
     if (buf == NULL) {
         j->failed = 1;
         return;
     }
-    if (j->kind == 'f') {
+    if (j->big) {
+        wino4_range(j, lo, hi, buf);
+    } else if (j->kind == 'f') {
         if (j->op == WINO_INPUT) {
             wino_in_float(j->tiles, j->img, &j->g, lo, hi, buf);
         } else if (j->op == WINO_OUTPUT) {
@@ -1423,18 +1780,20 @@ wino_run(int op, PyObject *img_obj, PyObject *tiles_obj, PyObject *bias_obj,
     g->sw = img.strides[3] / img.itemsize;
     g->ph = ph;
     g->pw = pw;
-    g->th = th < 0 ? (g->h + 1) / 2 : th;
-    g->tw = tw < 0 ? (g->w + 1) / 2 : tw;
+    job.big = tiles.shape[0] == 36;
+    Py_ssize_t m = job.big ? 4 : 2;  /* the output tile's side */
+    g->th = th < 0 ? (g->h + m - 1) / m : th;
+    g->tw = tw < 0 ? (g->w + m - 1) / m : tw;
     g->ps = tiles.strides[0] / tiles.itemsize;
-    if (tiles.shape[0] != 16 || tiles.shape[1] != g->c ||
+    if ((tiles.shape[0] != 16 && !job.big) || tiles.shape[1] != g->c ||
             tiles.shape[2] != g->b * g->th * g->tw || ph < 0 || pw < 0 ||
             tiles.strides[2] != tiles.itemsize ||
             tiles.strides[1] != tiles.shape[2] * tiles.itemsize ||
             tiles.strides[0] % tiles.itemsize ||
             g->ps < tiles.shape[1] * tiles.shape[2]) {
-        PyErr_Format(PyExc_ValueError, "%s: tiles (16, c, b * th * tw) for "
-                     "an image (b, c, h, w), each (c, b * th * tw) block "
-                     "C-contiguous, expected", name);
+        PyErr_Format(PyExc_ValueError, "%s: tiles (16 or 36, c, b * th * "
+                     "tw) for an image (b, c, h, w), each (c, b * th * tw) "
+                     "block C-contiguous, expected", name);
         goto fail;
     }
     job.op = op;
@@ -2663,15 +3022,18 @@ static PyMethodDef methods[] = {
      "(c, b * th * tw) blocks C-contiguous, takes B^T d B of the 4x4 "
      "input tiles d of x (b, c, h, w) "
      "padded by ph and pw (tile (ty, tx) starts at row 2 ty - ph, column "
-     "2 tx - pw; zeros outside x; float32 or float64)."},
+     "2 tx - pw; zeros outside x; float32 or float64).  With V (36, ...), "
+     "the 6x6 tiles of F(4x4, 3x3), 4 apart."},
     {"winograd_output", winograd_output, METH_VARARGS,
      "winograd_output(y, M, bias): y, C-contiguous (b, c, h, w), takes A^T "
      "m A (plus bias[c] unless bias is None) of the 4x4 tiles m of M (16, "
-     "c, b * ceil(h / 2) * ceil(w / 2)), its (c, ...) blocks C-contiguous."},
+     "c, b * ceil(h / 2) * ceil(w / 2)), its (c, ...) blocks C-contiguous; "
+     "of the 6x6 tiles of M (36, c, b * ceil(h / 4) * ceil(w / 4))."},
     {"winograd_grad", winograd_grad, METH_VARARGS,
      "winograd_grad(dM, gy): dM (16, c, b * ceil(h / 2) * ceil(w / 2)), "
      "its (c, ...) blocks C-contiguous, takes A g A^T of the 2x2 tiles g "
-     "of gy (b, c, h, w) (zeros outside it)."},
+     "of gy (b, c, h, w) (zeros outside it); dM (36, c, b * ceil(h / 4) * "
+     "ceil(w / 4)), of its 4x4 tiles."},
     {"linear_nt", linear_nt, METH_VARARGS,
      "linear_nt(y, x, W, b, m, n, k, threads, soft=False): y (m, n) = x "
      "(m, k) W^T (+ b unless b is None) for W (n, k), all float32 and "

@@ -1,22 +1,29 @@
-"""Winograd F(2x2, 3x3): 3x3 convolutions of stride 1 in fewer products.
+"""Winograd convolutions: 3x3 convolutions of stride 1 in fewer products.
 
 A 2x2 tile of the output is ``A^T [(G g G^T) * (B^T d B)] A`` for the 4x4
 input tile ``d`` under it and the 3x3 filter ``g`` (Lavin and Gray, "Fast
-Algorithms for Convolutional Neural Networks", 2016): 16 products per tile
-and channel pair where im2col takes 36.  Summed over the input channels,
-the products are 16 GEMMs, one per position of the 4x4 tile, of
-``(out_c, c) @ (c, tiles)``.  The C loops (``chainer.utils._loops``) make
-the tiles; the filter transforms are small and stay in NumPy (float64).
+Algorithms for Convolutional Neural Networks", 2016: F(2x2, 3x3)): 16
+products per tile and channel pair where im2col takes 36.  Summed over the
+input channels, the products are 16 GEMMs, one per position of the 4x4
+tile, of ``(out_c, c) @ (c, tiles)``.  With 4x4 output tiles (F(4x4,
+3x3), for wide images: see :data:`WIDE`), the input tiles are 6x6 and the
+products 36 for 16 outputs: 2.25 per output where F(2x2, 3x3) takes 4, and
+as many items of tiles through memory.  Its float32 results are a few
+times less accurate (the transforms have entries up to 8 and 1/24): about
+1e-6 of the largest output with 64 channels, against 1e-7.  The C loops
+(``chainer.utils._loops``) make the tiles; the filter transforms are small
+and stay in NumPy (float64).
 
 The input gradient of such a convolution is one too (the filter flipped
 and its channels swapped, the padding ``2 - pad``), and the filter
 gradient is ``G^T [sum over tiles of (A gy A^T) * (B^T d B)] G``: the same
-input tiles, and 16 GEMMs of ``(out_c, tiles) @ (tiles, c)``.
+input tiles, and a GEMM per position of ``(out_c, tiles) @ (tiles, c)``.
 
 Without the C loops, or where it does not pay (below), the im2col path of
 ``_conv`` runs instead.  Tiles of a whole chunk of samples go through
-memory (4 times the image, each way); smaller chunks, to stay in the
-cache, measured slower (the 16 GEMMs per chunk wait for BLAS's threads).
+memory (4 times the image, each way, for 2x2 output tiles); smaller chunks,
+to stay in the cache, measured slower (the GEMMs per chunk wait for BLAS's
+threads).
 """
 
 import numpy
@@ -24,8 +31,14 @@ import numpy
 from chainer.functions.connection import _conv
 from chainer.utils import conv_nd
 
-# G of the filter transform U = G g G^T (and of its adjoint G^T dU G).
+# G of the filter transform U = G g G^T (and of its adjoint G^T dU G), for
+# 2x2 output tiles, and for 4x4 (F(4x4, 3x3): 6x6 input tiles, 36 products
+# for 16 outputs; the C loops pick the scheme by the tiles' 16 or 36
+# positions).
 _G = numpy.array([[1, 0, 0], [.5, .5, .5], [.5, -.5, .5], [0, 0, 1]])
+_G4 = numpy.array([[1 / 4, 0, 0], [-1 / 6, -1 / 6, -1 / 6],
+                   [-1 / 6, 1 / 6, -1 / 6], [1 / 24, 1 / 12, 1 / 6],
+                   [1 / 24, -1 / 12, 1 / 6], [0, 0, 1]])
 
 
 # Where it pays, measured on 2 shared cores against the im2col path
@@ -39,10 +52,17 @@ _G = numpy.array([[1, 0, 0], [.5, .5, .5], [.5, -.5, .5], [0, 0, 1]])
 # (512 tiles) is a tie.  The filter gradient transforms both x and gy, 4
 # times their size each: it pays only with many channels (32/64/64/32x32
 # 17.2 -> 18.3 ms, 32/16/16/32x32 2.8 -> 3.7 ms, but 32/128/128/16x16
-# 13.0 -> 11.4 ms and 16/256/256/16x16 22.4 -> 16.4 ms).
+# 13.0 -> 11.4 ms and 16/256/256/16x16 22.4 -> 16.4 ms); with 4x4 tiles
+# and the loops in AVX-512, 32/64/64/32x32 runs in 9.8 ms against 14.4.
 MIN_CHANNELS = 16
 MIN_TILES = 1024
-GRAD_W_MIN_CHANNELS = 128
+GRAD_W_MIN_CHANNELS = 64
+# F(4x4, 3x3) where the output rows are at least this wide (its loops run
+# along a row of tiles: 8 tiles and more pay), else F(2x2, 3x3).  Measured
+# on 2 cores (float32; batch, in and out channels, size): 32/64/64/32x32
+# forward 9.2 -> 8.2 ms, filter gradient 14.4 (im2col) -> 9.8 ms; but
+# 32/128/128/16x16 forward 7.3 -> 8.0 ms.
+WIDE = 32
 
 
 def applies(x, out_c, ksize, stride, pad, dilate):
@@ -67,8 +87,20 @@ def grad_w_pays(c, out_c):
     return min(c, out_c) >= GRAD_W_MIN_CHANNELS
 
 
-def _tiles(dims):
-    return tuple((d + 1) // 2 for d in dims)
+def _tiles(dims, m=2):
+    """Output tiles of side ``m`` along each axis."""
+    return tuple((d + m - 1) // m for d in dims)
+
+
+def _tile(width):
+    """The side of the output tiles for output rows of ``width`` items."""
+    return 4 if width >= WIDE else 2
+
+
+def _scheme(m):
+    """``(G, positions)`` for output tiles of side ``m`` (2 or 4)."""
+    G = _G4 if m == 4 else _G
+    return G, len(G) ** 2
 
 
 def _stride(rows, cols, itemsize):
@@ -81,83 +113,90 @@ def _stride(rows, cols, itemsize):
     return size // itemsize
 
 
-def _blocks(buf, start, rows, cols):
-    """A ``(16, rows, cols)`` view of ``buf`` from ``start``, each block
-    C-contiguous and :func:`_stride` items after the previous one."""
+def _blocks(buf, start, positions, rows, cols):
+    """A ``(positions, rows, cols)`` view of ``buf`` from ``start``, each
+    block C-contiguous and :func:`_stride` items after the previous one."""
     ps = _stride(rows, cols, buf.itemsize)
-    return buf[start:start + 16 * ps].reshape(16, ps)[:, :rows * cols] \
-        .reshape(16, rows, cols)
+    return buf[start:start + positions * ps].reshape(positions, ps)[
+        :, :rows * cols].reshape(positions, rows, cols)
 
 
-def _chunked(x, out_c, tiles):
+def _chunked(x, out_c, tiles, positions):
     """``(s, e, V, M)`` for each chunk of samples ``s .. e - 1``: views of
     one buffer (``_conv``'s pool, so it stays mapped from call to call)
-    for the input tiles ``V (16, c, t)`` and the output side ``M (16,
-    out_c, t)`` of ``t`` tiles."""
+    for the input tiles ``V (positions, c, t)`` and the output side ``M
+    (positions, out_c, t)`` of ``t`` tiles."""
     n, c = x.shape[:2]
     per = tiles[0] * tiles[1]
-    step = _conv._chunk(numpy, n, 16 * per * (c + out_c) * x.itemsize)
-    size = 16 * (_stride(c, per * step, x.itemsize) +
-                 _stride(out_c, per * step, x.itemsize))
+    step = _conv._chunk(numpy, n, positions * per * (c + out_c) * x.itemsize)
+    size = positions * (_stride(c, per * step, x.itemsize) +
+                        _stride(out_c, per * step, x.itemsize))
     buf = _conv._buffer(numpy, size, x.dtype)
     for s in range(0, n, step):
         e = min(n, s + step)
         t = (e - s) * per
-        V = _blocks(buf, 0, c, t)
-        yield s, e, V, _blocks(buf, 16 * _stride(c, t, x.itemsize), out_c, t)
+        V = _blocks(buf, 0, positions, c, t)
+        yield s, e, V, _blocks(buf, positions * _stride(c, t, x.itemsize),
+                               positions, out_c, t)
     _conv._give_back(buf)
 
 
-def _filter_tiles(W, dtype):
-    """``U[4 i + j] = (G g G^T)[i, j]`` for every filter ``g`` of ``W``
-    (``(out_c, c, 3, 3)``), as a ``(16, out_c, c)`` array: two GEMMs in
-    float64 (0.17 ms for 64x64 filters, where the broadcast
-    ``G @ W @ G^T`` took 0.7 ms)."""
+def _filter_tiles(W, dtype, G=_G):
+    """``U[a i + j] = (G g G^T)[i, j]`` (``a = len(G)``) for every filter
+    ``g`` of ``W`` (``(out_c, c, 3, 3)``), as a ``(a a, out_c, c)`` array:
+    two GEMMs in float64 (0.17 ms for 64x64 filters and 2x2 tiles, where
+    the broadcast ``G @ W @ G^T`` took 0.7 ms)."""
     out_c, c = W.shape[:2]
-    t = W.reshape(-1, 3).astype(numpy.float64) @ _G.T  # ((o, c, k), j)
-    t = t.reshape(-1, 3, 4).transpose(1, 0, 2).reshape(3, -1)
-    U = (_G @ t).reshape(4, out_c, c, 4).transpose(0, 3, 1, 2)
-    return numpy.ascontiguousarray(U, dtype).reshape(16, out_c, c)
+    a = len(G)
+    t = W.reshape(-1, 3).astype(numpy.float64) @ G.T  # ((o, c, k), j)
+    t = t.reshape(-1, 3, a).transpose(1, 0, 2).reshape(3, -1)
+    U = (G @ t).reshape(a, out_c, c, a).transpose(0, 3, 1, 2)
+    return numpy.ascontiguousarray(U, dtype).reshape(a * a, out_c, c)
 
 
-def conv(x, W, b, pad):
+def conv(x, W, b, pad, m=None):
     """``convolution_2d(x, W, b, pad=pad)`` for a case that
-    :func:`applies`."""
+    :func:`applies`, with output tiles of side ``m`` (by :func:`_tile` if
+    None)."""
     n, c, h, w = x.shape
     out_c = W.shape[0]
     outs = (h + 2 * pad[0] - 2, w + 2 * pad[1] - 2)
-    th, tw = _tiles(outs)
-    U = _filter_tiles(W, x.dtype)
+    G, positions = _scheme(_tile(outs[1]) if m is None else m)
+    m = 4 if positions == 36 else 2
+    th, tw = _tiles(outs, m)
+    U = _filter_tiles(W, x.dtype, G)
     y = numpy.empty((n, out_c) + outs, x.dtype)
     if b is not None:
         b = numpy.ascontiguousarray(b, x.dtype)
-    for s, e, V, M in _chunked(x, out_c, (th, tw)):
+    for s, e, V, M in _chunked(x, out_c, (th, tw), positions):
         conv_nd._loops.winograd_input(V, x[s:e], tuple(pad) + (th, tw))
-        for p in range(16):
+        for p in range(positions):
             numpy.matmul(U[p], V[p], out=M[p])
         conv_nd._loops.winograd_output(y[s:e], M, b)
     return y
 
 
-def deconv(x, W, b, pad):
+def deconv(x, W, b, pad, m=None):
     """``deconvolution_2d(x, W, b, pad=pad)`` (stride 1), as the
     convolution with the filter flipped and its axes swapped."""
     Wc = W.transpose(1, 0, 2, 3)[:, :, ::-1, ::-1]
-    return conv(x, Wc, b, tuple(2 - p for p in pad))
+    return conv(x, Wc, b, tuple(2 - p for p in pad), m)
 
 
-def grad_w(x, gy, pad):
+def grad_w(x, gy, pad, m=None):
     """The filter gradient of :func:`conv`: ``G^T dU G`` with ``dU[p] =
     sum over tiles of (A gy A^T)[p] (B^T d B)[p]``."""
+    G, positions = _scheme(_tile(gy.shape[3]) if m is None else m)
+    m = 4 if positions == 36 else 2
     n, c = x.shape[:2]
     out_c = gy.shape[1]
-    th, tw = _tiles(gy.shape[2:])
-    dU = numpy.empty((16, out_c, c), x.dtype)
+    th, tw = _tiles(gy.shape[2:], m)
+    dU = numpy.empty((positions, out_c, c), x.dtype)
     tmp = None
-    for s, e, V, dM in _chunked(x, out_c, (th, tw)):
+    for s, e, V, dM in _chunked(x, out_c, (th, tw), positions):
         conv_nd._loops.winograd_input(V, x[s:e], tuple(pad) + (th, tw))
         conv_nd._loops.winograd_grad(dM, gy[s:e])
-        for p in range(16):
+        for p in range(positions):
             if s == 0:
                 numpy.matmul(dM[p], V[p].T, out=dU[p])
             else:
@@ -166,6 +205,7 @@ def grad_w(x, gy, pad):
                 numpy.matmul(dM[p], V[p].T, out=tmp)
                 dU[p] += tmp
     # gW = G^T dU G for each (out_c, c) pair, in float64 as U
-    t = _G.T @ dU.reshape(4, -1).astype(numpy.float64)  # (3, (4, o, c))
-    t = t.reshape(3, 4, -1).transpose(2, 0, 1).reshape(-1, 4) @ _G
+    a = len(G)
+    t = G.T @ dU.reshape(a, -1).astype(numpy.float64)  # (3, (a, o, c))
+    t = t.reshape(3, a, -1).transpose(2, 0, 1).reshape(-1, a) @ G
     return t.astype(x.dtype).reshape(out_c, c, 3, 3)

@@ -1,4 +1,5 @@
-"""Winograd F(2x2, 3x3) convolutions (chainer.functions.connection._winograd).
+"""Winograd convolutions (chainer.functions.connection._winograd), with 2x2
+output tiles (F(2x2, 3x3)) and 4x4 (F(4x4, 3x3)).
 
 Each result is held to a float64 reference built from the windows of the
 image (im2col), with a tolerance relative to the magnitude of the terms:
@@ -11,7 +12,9 @@ leave rounding errors, so an element's error is bounded by a small
 multiple of the precision times the magnitudes around it, not times
 ``|want|`` (a gradient entry of 0 gets errors of 1e-8).  Measured worst
 cases are about 3e-7 (float32) and 1e-15 (float64) of that magnitude; the
-bounds allow 1e-5 (about 80 float32 epsilons) and 1e-12.
+bounds allow 1e-5 (about 80 float32 epsilons) and 1e-12.  4x4 tiles
+transform with larger numbers (up to 8, and 1/24): measured up to about
+3e-6 in float32; the bounds allow 3e-5.
 """
 
 import numpy
@@ -28,6 +31,8 @@ pytestmark = pytest.mark.skipif(conv_nd._loops is None,
                                 reason='the C loops are not built')
 
 RTOL = {numpy.float32: 1e-5, numpy.float64: 1e-12}
+RTOL4 = {numpy.float32: 3e-5, numpy.float64: 1e-12}
+TILES = [2, 4]  # the sides of the output tiles
 SIZES = [(1, 1, 1), (3, 5, 7), (2, 2, 3), (1, 8, 8), (2, 6, 1)]
 PADS = [(0, 0), (1, 1), (2, 2), (0, 2), (2, 1)]
 
@@ -74,10 +79,11 @@ def _grad_w64(x, gy, pad):
                            ((0, 2, 3), (0, 4, 5)))
 
 
-def _check(got, want, scale, dtype):
+def _check(got, want, scale, dtype, m=2):
     assert got.dtype == dtype and got.shape == want.shape
     err = numpy.abs(got - want)
-    bound = RTOL[dtype] * scale.max(axis=(2, 3), keepdims=True) + 1e-30
+    rtol = (RTOL4 if m == 4 else RTOL)[dtype]
+    bound = rtol * scale.max(axis=(2, 3), keepdims=True) + 1e-30
     assert (err <= bound).all(), (err / bound).max()
 
 
@@ -88,23 +94,25 @@ def _cases():
                 yield n, h, w, pad
 
 
+@pytest.mark.parametrize('m', TILES)
 @pytest.mark.parametrize('dtype', [numpy.float32, numpy.float64])
 @pytest.mark.parametrize('n,h,w,pad', list(_cases()))
-def test_forward(dtype, n, h, w, pad):
+def test_forward(dtype, n, h, w, pad, m):
     rng = _rng()
     x = rng.randn(n, 3, h, w).astype(dtype)
     W = rng.randn(4, 3, 3, 3).astype(dtype)
     b = rng.randn(4).astype(dtype)
     scale = _conv64(abs(x), abs(W), abs(b), pad)
-    _check(_winograd.conv(x, W, b, pad), _conv64(x, W, b, pad), scale,
-           dtype)
-    _check(_winograd.conv(x, W, None, pad), _conv64(x, W, None, pad), scale,
-           dtype)
+    _check(_winograd.conv(x, W, b, pad, m), _conv64(x, W, b, pad), scale,
+           dtype, m)
+    _check(_winograd.conv(x, W, None, pad, m), _conv64(x, W, None, pad),
+           scale, dtype, m)
 
 
+@pytest.mark.parametrize('m', TILES)
 @pytest.mark.parametrize('dtype', [numpy.float32, numpy.float64])
 @pytest.mark.parametrize('n,h,w,pad', list(_cases()))
-def test_grad_x(dtype, n, h, w, pad):
+def test_grad_x(dtype, n, h, w, pad, m):
     """The input gradient: a stride-1 deconvolution of gy with the
     convolution's W (``(out_c, c, 3, 3)``, its in_c first)."""
     rng = _rng()
@@ -114,42 +122,79 @@ def test_grad_x(dtype, n, h, w, pad):
     want = _grad_x64(gy, W, pad, (h, w))
     scale = _grad_x64(abs(gy), abs(W), pad, (h, w)) + abs(b).reshape(
         1, -1, 1, 1)
-    _check(_winograd.deconv(gy, W, None, pad), want, scale, dtype)
-    _check(_winograd.deconv(gy, W, b, pad), want + b.reshape(1, -1, 1, 1),
-           scale, dtype)
+    _check(_winograd.deconv(gy, W, None, pad, m), want, scale, dtype, m)
+    _check(_winograd.deconv(gy, W, b, pad, m), want + b.reshape(1, -1, 1, 1),
+           scale, dtype, m)
 
 
+@pytest.mark.parametrize('m', TILES)
 @pytest.mark.parametrize('dtype', [numpy.float32, numpy.float64])
 @pytest.mark.parametrize('n,h,w,pad', list(_cases()))
-def test_grad_w(dtype, n, h, w, pad):
+def test_grad_w(dtype, n, h, w, pad, m):
     rng = _rng()
     x = rng.randn(n, 3, h, w).astype(dtype)
     gy = rng.randn(n, 4, *_outs((h, w), pad)).astype(dtype)
-    _check(_winograd.grad_w(x, gy, pad), _grad_w64(x, gy, pad),
-           _grad_w64(abs(x), abs(gy), pad), dtype)
+    _check(_winograd.grad_w(x, gy, pad, m), _grad_w64(x, gy, pad),
+           _grad_w64(abs(x), abs(gy), pad), dtype, m)
 
 
-def test_chunks_strides_and_repeats(monkeypatch):
+@pytest.mark.parametrize('m', TILES)
+@pytest.mark.parametrize('size', [(7, 9), (13, 38)])
+def test_chunks_strides_and_repeats(monkeypatch, m, size):
     """Several chunks of samples (the filter gradient summed across them),
-    channels-last views as inputs, and the same bytes on every call."""
+    channels-last and column-strided views as inputs, and the same bytes
+    on every call."""
     monkeypatch.setattr(_conv, '_CHUNK_BYTES', 1)  # a sample per chunk
     rng = _rng()
-    x = rng.randn(3, 7, 9, 5).astype(numpy.float32).transpose(0, 3, 1, 2)
+    h, w = size
+    x = rng.randn(3, h, w, 5).astype(numpy.float32).transpose(0, 3, 1, 2)
     W = rng.randn(6, 5, 3, 3).astype(numpy.float32)
-    gy = rng.randn(3, 7, 9, 6).astype(numpy.float32).transpose(0, 3, 1, 2)
+    gy = rng.randn(3, h, 2 * w, 6).astype(numpy.float32).transpose(
+        0, 3, 1, 2)[:, :, :, ::2]
     pad = (1, 1)
-    y = _winograd.conv(x, W, None, pad)
+    y = _winograd.conv(x, W, None, pad, m)
     _check(y, _conv64(x, W, None, pad), _conv64(abs(x), abs(W), None, pad),
-           numpy.float32)
-    gW = _winograd.grad_w(x, gy, pad)
+           numpy.float32, m)
+    gW = _winograd.grad_w(x, gy, pad, m)
     _check(gW, _grad_w64(x, gy, pad), _grad_w64(abs(x), abs(gy), pad),
-           numpy.float32)
-    gx = _winograd.deconv(gy, W, None, pad)
-    _check(gx, _grad_x64(gy, W, pad, (7, 9)),
-           _grad_x64(abs(gy), abs(W), pad, (7, 9)), numpy.float32)
-    assert _winograd.conv(x, W, None, pad).tobytes() == y.tobytes()
-    assert _winograd.grad_w(x, gy, pad).tobytes() == gW.tobytes()
-    assert _winograd.deconv(gy, W, None, pad).tobytes() == gx.tobytes()
+           numpy.float32, m)
+    gx = _winograd.deconv(gy, W, None, pad, m)
+    _check(gx, _grad_x64(gy, W, pad, (h, w)),
+           _grad_x64(abs(gy), abs(W), pad, (h, w)), numpy.float32, m)
+    assert _winograd.conv(x, W, None, pad, m).tobytes() == y.tobytes()
+    assert _winograd.grad_w(x, gy, pad, m).tobytes() == gW.tobytes()
+    assert _winograd.deconv(gy, W, None, pad, m).tobytes() == gx.tobytes()
+
+
+def test_wide_images_take_4x4_tiles(monkeypatch):
+    # (the scheme is seen by the tile arrays the C loops get: 16 or 36
+    # positions)
+    seen = []
+    real = conv_nd._loops
+
+    class Spy:
+        def __getattr__(self, name):
+            fn = getattr(real, name)
+            if not name.startswith('winograd_'):
+                return fn
+
+            def spy(tiles_or_y, *args):
+                seen.append((name, len(args[0] if name == 'winograd_output'
+                                       else tiles_or_y)))
+                return fn(tiles_or_y, *args)
+            return spy
+    monkeypatch.setattr(conv_nd, '_loops', Spy())
+    rng = _rng()
+    W = rng.randn(2, 2, 3, 3).astype(numpy.float32)
+    for w, positions in ((_winograd.WIDE, 36), (_winograd.WIDE - 1, 16)):
+        seen.clear()
+        x = rng.randn(1, 2, 4, w + 2).astype(numpy.float32)
+        y = _winograd.conv(x, W, None, (0, 0))
+        _winograd.grad_w(x, y, (0, 0))
+        assert seen == [('winograd_input', positions),
+                        ('winograd_output', positions),
+                        ('winograd_input', positions),
+                        ('winograd_grad', positions)]
 
 
 def _spy(monkeypatch):
@@ -199,7 +244,7 @@ def _resblock_conv():
 
 def test_dispatch_and_fallback(monkeypatch):
     """F.convolution_2d takes Winograd for its forward and input gradient
-    where it pays (the filter gradient only with 128 channels or more),
+    where it pays (the filter gradient only with 64 channels or more),
     and the im2col path without the C loops, to the same tolerance."""
     x, W = _resblock_conv()
     gy = _rng().randn(2, 16, 64, 32).astype(numpy.float32)
@@ -239,3 +284,22 @@ def test_where_it_does_not_apply():
     assert not _winograd.applies(x, 16, (5, 5), (1, 1), (1, 1), (1, 1))
     assert not _winograd.grad_w_pays(16, 16)
     assert _winograd.grad_w_pays(128, 256)
+
+
+def test_loops_refuse_tiles_of_other_shapes():
+    loops = conv_nd._loops
+    x = numpy.zeros((2, 3, 8, 8), numpy.float32)
+    for positions, tiles in ((16, 4 * 4), (36, 2 * 2)):
+        V = numpy.zeros((positions, 3, 2 * tiles), numpy.float32)
+        loops.winograd_input(V, x, (1, 1, int(tiles ** .5),
+                                    int(tiles ** .5)))
+        for bad in (numpy.zeros((25, 3, 2 * tiles), numpy.float32),
+                    V[:, :2], V[:, :, 1:]):
+            with pytest.raises(ValueError, match='16 or 36'):
+                loops.winograd_input(bad, x, (1, 1, int(tiles ** .5),
+                                              int(tiles ** .5)))
+        with pytest.raises(ValueError, match='16 or 36'):
+            loops.winograd_output(numpy.zeros((2, 3, 8, 8), numpy.float32),
+                                  V[:, :, :-1], None)
+    with pytest.raises(TypeError, match='float32 or float64'):
+        loops.winograd_grad(numpy.zeros((36, 3, 8), numpy.float64), x)
