@@ -518,8 +518,10 @@ def check_conv_inputs(func, inputs, nd, groups, deconv=False):
         if b.dtype.kind != 'f':
             raise invalid_type(func, 'in_types[2].dtype.kind == f',
                                '{} != f'.format(b.dtype.kind))
-        # (W may differ; it is cast, as Chainer)
-        check_same_dtype(func, b, x, ('in_types[2]', 'in_types[0]'))
+        # (W may differ; it is cast, as Chainer.  So may b of an N-d one:
+        # Chainer checks its dtype in 2-d only, and y takes x's.)
+        if getattr(func, '_two_d', False):
+            check_same_dtype(func, b, x, ('in_types[2]', 'in_types[0]'))
         # Chainer's type-check wording (x, W, b are in_types[0..2]).
         if b.ndim != 1:
             raise invalid_type(func, 'in_types[2].ndim == 1',

@@ -63,8 +63,10 @@ class DeconvolutionND(_ConvParams, FunctionNode):
         if r is None:
             return None
         if 2 in indexes:
+            # (in b's dtype, which an N-d deconvolution lets differ)
             r += utils.force_array(_np_sum(gy, (0,) + tuple(
-                range(2, gy.ndim)))),
+                range(2, gy.ndim)))).astype(self.inputs[2].dtype,
+                                            copy=False),
         return r
 
     def backward(self, indexes, grad_outputs):

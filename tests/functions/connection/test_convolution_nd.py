@@ -4,6 +4,7 @@ import os
 import numpy
 import pytest
 
+import chainer
 import chainer.functions as F
 from op_harness import check_op
 
@@ -74,3 +75,34 @@ def test_wrong_ndim():
         F.convolution_1d(x, numpy.ones((2, 2, 2, 2), numpy.float32))
     with pytest.raises(ValueError, match='dimensions'):
         F.deconvolution_3d(x, numpy.ones((2, 2, 2, 2), numpy.float32))
+
+
+@pytest.mark.parametrize('deconv', [False, True])
+@pytest.mark.parametrize('xd,bd', [(numpy.float64, numpy.float32),
+                                   (numpy.float32, numpy.float64)])
+def test_nd_bias_of_another_dtype(deconv, xd, bd):
+    # Chainer checks the bias dtype of the 2-d functions only: an N-d one
+    # gives x's dtype, and each gradient its input's (numbers from Chainer
+    # 7.8.1's run of the same)
+    rng = numpy.random.RandomState(0)
+    x = chainer.Variable(rng.rand(1, 2, 4, 4, 4).astype(xd))
+    W = rng.rand(3, 2, 2, 2, 2).astype(numpy.float32)
+    if deconv:
+        W = W.reshape(2, 3, 2, 2, 2)
+    W = chainer.Variable(W)
+    b = chainer.Variable(rng.rand(3).astype(bd))
+    y = (F.deconvolution_nd if deconv else F.convolution_nd)(x, W, b)
+    assert y.dtype == xd
+    y_ref = (F.deconvolution_nd if deconv else F.convolution_nd)(
+        x.array.astype(numpy.float64), W.array.astype(numpy.float64),
+        b.array.astype(numpy.float64))
+    numpy.testing.assert_allclose(y.array, y_ref.array, rtol=1e-5)
+    F.sum(y).backward()
+    assert (x.grad.dtype, W.grad.dtype, b.grad.dtype) == (
+        xd, numpy.float32, bd)
+    n_out = 5 ** 3 if deconv else 3 ** 3
+    numpy.testing.assert_allclose(b.grad, numpy.full(3, n_out), rtol=1e-6)
+    with pytest.raises(chainer.utils.type_check.InvalidType,
+                       match=r'in_types\[2\]\.dtype == in_types\[0\]\.dtype'):
+        (F.deconvolution_2d if deconv else F.convolution_2d)(
+            x.array[:, :, 0], W.array[:, :, 0], b.array)
