@@ -107,9 +107,3 @@ def crelu(p, g):
     g.out('Concat', [pos, neg], axis=p.func.axis % len(p.in_shapes[0]))
 
 
-@converts('Maxout')
-def maxout(p, g):
-    shape = list(p.in_shapes[0])
-    axis, size = p.func.axis % len(shape), p.func.pool_size
-    shape[axis:axis + 1] = [shape[axis] // size, size]
-    g.reduce('ReduceMax', g.reshape(p.x, shape), [axis + 1], False, out=True)

@@ -2,51 +2,13 @@
 
 import numpy
 
-from chainer.function_node import FunctionNode
-from chainer.functions._errors import (chainer_text, check_float, invalid_type,
-                                       names_bad_arguments)
+from chainer.functions._errors import chainer_text, names_bad_arguments
+from chainer.functions.array.reshape import reshape
+from chainer.functions.math.minmax import max as max_
+from chainer.utils import type_check
 
 # numpy.exceptions exists from NumPy 1.25; older NumPy has numpy.AxisError.
 _AxisError = getattr(numpy, 'exceptions', numpy).AxisError
-
-
-class Maxout(FunctionNode):
-    """The maximum over consecutive groups of ``pool_size`` entries along
-    ``axis`` (Chainer composes it of reshape and max; one node here)."""
-
-    def __init__(self, pool_size, axis):
-        self.pool_size = pool_size
-        self.axis = axis
-
-    def forward(self, inputs):
-        x, = inputs
-        check_float(self, x)
-        axis, pool = self.axis, self.pool_size
-        if x.shape[axis] % pool:
-            raise invalid_type(
-                self, 'x.shape[axis] % pool_size == 0 (axis dimension must '
-                'be divided by pool_size)',
-                'x.shape[{}] = {}, pool_size = {}'.format(
-                    axis, x.shape[axis], pool))
-        self._in_shape = x.shape
-        xr = x.reshape(x.shape[:axis] + (x.shape[axis] // pool, pool) +
-                       x.shape[axis + 1:])
-        y = xr.max(axis=axis + 1, keepdims=True) if xr.size else \
-            xr[(slice(None),) * (axis + 1) + (slice(0, 1),)]
-        # Every tied maximum gets the gradient, as F.max does.
-        self._mask = xr == y
-        return y.reshape(y.shape[:axis + 1] + y.shape[axis + 2:]),
-
-    def backward(self, indexes, grad_outputs):
-        from chainer.functions.array.broadcast import broadcast_to
-        from chainer.functions.array.reshape import reshape
-        gy, = grad_outputs
-        axis = self.axis
-        gy = reshape(gy, gy.shape[:axis + 1] + (1,) + gy.shape[axis + 1:])
-        # gy times the mask, as Chainer's F.max: the non-maxima of a
-        # negative gy get -0.0 (which printing shows)
-        gx = broadcast_to(gy, self._mask.shape) * self._mask
-        return reshape(gx, self._in_shape),
 
 
 @names_bad_arguments
@@ -87,5 +49,14 @@ def maxout(x, pool_size, axis=1):
         raise _AxisError(
             'maxout: axis {} is out of bounds for an input of {} '
             'dimension(s)'.format(axis, ndim))
-    y, = Maxout(int(pool_size), int(axis) % ndim).apply((x,))
-    return y
+    # (a reshape and a max, the nodes of Chainer's graph)
+    axis, pool_size = int(axis) % ndim, int(pool_size)
+    shape = x.shape
+    if shape[axis] % pool_size:
+        raise type_check.InvalidType(
+            'x.shape[axis] % pool_size == 0',
+            'x.shape[axis]={}, pool_size={}'.format(shape[axis], pool_size),
+            'axis dimension must be divided by pool_size')
+    x = reshape(x, shape[:axis] + (shape[axis] // pool_size, pool_size) +
+                shape[axis + 1:])
+    return max_(x, axis=axis + 1)

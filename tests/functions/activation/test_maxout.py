@@ -66,3 +66,18 @@ def test_grad_zeros_are_signed_like_chainer():
     y.backward()
     numpy.testing.assert_array_equal(x.grad, [[0., -1., -1., 0.]])
     assert numpy.signbit(x.grad).all()
+
+
+def test_graph_and_error_are_chainers():
+    # Chainer 7.8.1 builds maxout of a reshape and a max (a program sees
+    # their nodes), and words its error so
+    import chainer
+    x = chainer.Variable(numpy.arange(12, dtype=numpy.float32).reshape(2, 6))
+    y = F.maxout(x, 3)
+    assert y.creator.label == 'Max'
+    assert y.creator.inputs[0].creator.label == 'Reshape'
+    with pytest.raises(InvalidType) as e:
+        F.maxout(x, 4)
+    assert str(e.value) == 'axis dimension must be divided by pool_size'
+    assert e.value.expect == 'x.shape[axis] % pool_size == 0'
+    assert e.value.actual == 'x.shape[axis]=6, pool_size=4'
