@@ -137,5 +137,9 @@ def deformable_convolution_2d_sampler(x, offset, W, b=None, stride=1, pad=0):
            weight(fy * (1 - fx)) * gather(y0 + 1, x0) +
            weight(fy * fx) * gather(y0 + 1, x0 + 1))   # (n, K, oh, ow, c)
     col = F.reshape(F.transpose(col, (0, 2, 3, 4, 1)), (n * oh * ow, c * K))
-    y = F.linear(col, F.reshape(W, (out_c, c * K)), b)
-    return F.transpose(F.reshape(y, (n, oh, ow, out_c)), (0, 3, 1, 2))
+    y = F.linear(col, F.reshape(W, (out_c, c * K)))
+    y = F.transpose(F.reshape(y, (n, oh, ow, out_c)), (0, 3, 1, 2))
+    if b is None:
+        return y
+    # (the bias added last, by a broadcast add, as in Chainer's graph)
+    return y + F.reshape(b, (1, out_c, 1, 1))

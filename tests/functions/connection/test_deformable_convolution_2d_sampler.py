@@ -103,3 +103,23 @@ def test_errors():
         F.deformable_convolution_2d_sampler(x, off, W, numpy.ones(2, f))
     with pytest.raises(InvalidType, match='x.ndim == 4'):
         F.deformable_convolution_2d_sampler(x[0], off, W)
+
+
+def test_bias_is_added_last_as_in_chainer():
+    # Chainer 7.8.1's output is made by a broadcast add of the bias to the
+    # transposed product (creator '_ + _'), or by the transpose without one
+    rng = numpy.random.RandomState(0)
+    x = rng.rand(1, 2, 4, 4).astype(numpy.float32)
+    W = rng.rand(3, 2, 2, 2).astype(numpy.float32)
+    offset = numpy.zeros((1, 8, 3, 3), numpy.float32)
+    b = rng.rand(3).astype(numpy.float32)
+    y = F.deformable_convolution_2d_sampler(x, offset, W, b)
+    assert y.creator.label == '_ + _'
+    assert y.creator.inputs[0].creator.label == 'Transpose'
+    y0 = F.deformable_convolution_2d_sampler(x, offset, W)
+    assert y0.creator.label == 'Transpose'
+    numpy.testing.assert_allclose(y.array, y0.array + b.reshape(1, 3, 1, 1),
+                                  rtol=1e-6)
+    # (zero offsets: the plain convolution)
+    numpy.testing.assert_allclose(
+        y.array, F.convolution_2d(x, W, b).array, rtol=1e-5)
