@@ -2706,6 +2706,23 @@ gemm_tn_start(PyObject *self, PyObject *args)
     Py_RETURN_TRUE;
 }
 
+/* In a child process after fork: no helper runs there, and a product the
+ * parent's helper had begun would never be done.  The queue starts empty
+ * (the arrays held for the parent's products stay held) and a helper is
+ * started anew at the next product. */
+static PyObject *
+gemm_tn_after_fork(PyObject *self, PyObject *noargs)
+{
+    (void)self;
+    (void)noargs;
+    Py_ssize_t count = tn_queue.count;
+    tn_queue.next = tn_queue.done = tn_queue.released = count;
+    tn_queue.sleeping = 0;
+    tn_queue.state = 0;
+    tn_queue.wake = NULL;  /* (the parent's lock is left as it is) */
+    Py_RETURN_NONE;
+}
+
 static PyObject *
 gemm_tn_wait(PyObject *self, PyObject *noargs)
 {
@@ -2757,6 +2774,14 @@ gemm_tn_start(PyObject *self, PyObject *args)
 
 static PyObject *
 gemm_tn_wait(PyObject *self, PyObject *noargs)
+{
+    (void)self;
+    (void)noargs;
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+gemm_tn_after_fork(PyObject *self, PyObject *noargs)
 {
     (void)self;
     (void)noargs;
@@ -3053,6 +3078,9 @@ static PyMethodDef methods[] = {
      "gemm_tn_start(out, a, b, m, ka, n): gemm_tn's product, computed in "
      "the background by a helper thread (out and the arrays are held until "
      "gemm_tn_wait); False for arrays gemm_tn does not take, else True."},
+    {"gemm_tn_after_fork", gemm_tn_after_fork, METH_NOARGS,
+     "gemm_tn_after_fork(): in a child process after fork, forgets the "
+     "parent's queued products (registered with os.register_at_fork)."},
     {"gemm_tn_wait", gemm_tn_wait, METH_NOARGS,
      "gemm_tn_wait(): returns once every product gemm_tn_start queued is "
      "in its out (computing those no thread has begun)."},
@@ -3074,5 +3102,27 @@ PyInit__loops(void)
 {
     gemm_init();
     share_init();
-    return PyModule_Create(&module);
+    PyObject *m = PyModule_Create(&module);
+    if (m == NULL) {
+        return NULL;
+    }
+    /* gemm_tn_after_fork in child processes (where os has the hook) */
+    PyObject *os = PyImport_ImportModule("os");
+    PyObject *hook = os ? PyObject_GetAttrString(os, "register_at_fork")
+                        : NULL;
+    PyObject *fn = PyObject_GetAttrString(m, "gemm_tn_after_fork");
+    PyObject *kw = hook && fn ? Py_BuildValue("{sO}", "after_in_child", fn)
+                              : NULL;
+    PyObject *args = kw ? PyTuple_New(0) : NULL;
+    PyObject *done_ = args ? PyObject_Call(hook, args, kw) : NULL;
+    if (done_ == NULL) {
+        PyErr_Clear();
+    }
+    Py_XDECREF(done_);
+    Py_XDECREF(args);
+    Py_XDECREF(kw);
+    Py_XDECREF(fn);
+    Py_XDECREF(hook);
+    Py_XDECREF(os);
+    return m;
 }

@@ -7,6 +7,8 @@ convolution tests run both ways (``conv_nd._loops`` set to None is the
 NumPy-only build).
 """
 
+import os
+
 import numpy
 import pytest
 
@@ -461,3 +463,28 @@ def test_gemm_tn_refuses_bad_arguments():
     assert (y == 7).all()
     assert loops.linear_nt(y, b, out, None, 4, 3, 20, 1, True) is True
     numpy.testing.assert_array_equal(y, numpy.full((4, 3), 80))
+
+
+@needs_loops
+@pytest.mark.skipif(not hasattr(os, 'fork'), reason='no fork')
+def test_gemm_tn_queue_starts_empty_in_a_forked_child():
+    # the parent's helper does not run in the child, and a product it had
+    # begun would never be done there: the child's wait must not hang
+    rng = numpy.random.RandomState(0)
+    a = rng.randn(32, 64).astype(numpy.float32)
+    b = rng.randn(32, 64).astype(numpy.float32)
+    outs = [_tn(a, b, start=True) for _ in range(100)]
+    pid = os.fork()
+    if pid == 0:  # the child: a product of its own, started and joined
+        ok = False
+        try:
+            out = _tn(a, b, start=True)
+            loops.gemm_tn_wait()
+            ok = out.tobytes() == _tn(a, b).tobytes()
+        finally:
+            os._exit(0 if ok else 3)
+    loops.gemm_tn_wait()
+    _, status = os.waitpid(pid, 0)
+    assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
+    want = _tn(a, b).tobytes()
+    assert all(out.tobytes() == want for out in outs)
