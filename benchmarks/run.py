@@ -5,7 +5,10 @@
 Cases (../shared/ANCHORS.md): poly, chain100, mlp, deep; and lenet, a
 LeNet-style CNN training step, resblock (a ResNet basic block), lstm (a
 2-layer LSTM language model, bptt 35) and deconv (a DCGAN-style transposed
-convolution), against PyTorch only (no NumPy column).  Each case runs
+convolution), against PyTorch only (no NumPy column); deep-static and
+chain100-static are deep and chain100 with their forward under
+``@static_graph`` (benchmarks/static.py's chains, replayed), against the
+same PyTorch eager and NumPy steps.  Each case runs
 forward and backward; the median of the repeats is reported, with the
 ratios chainer-ng / PyTorch and chainer-ng / NumPy.  Ratios from one run on
 one machine are what to compare (the machine is noisy).  PyTorch is
@@ -466,11 +469,23 @@ def deconv_torch():
     return step
 
 
+# --- deep-static, chain100-static: deep and chain100 under @static_graph ------
+
+def _static(name):
+    def make():
+        import static  # (benchmarks/static.py: the chains; it imports this)
+        return static._warm(static.STATIC[name]()[0])
+    return make
+
+
 CASES = {
     'poly': (poly_chainer, poly_torch, poly_numpy, 2000),
     'chain100': (chain100_chainer, chain100_torch, chain100_numpy, 50),
     'mlp': (mlp_chainer, mlp_torch, mlp_numpy, 5),
     'deep': (deep_chainer, deep_torch, deep_numpy, 20),
+    'deep-static': (_static('deep'), deep_torch, deep_numpy, 20),
+    'chain100-static': (_static('chain100'), chain100_torch, chain100_numpy,
+                        50),
     'lenet': (lenet_chainer, lenet_torch, None, 3),
     'resblock': (resblock_chainer, resblock_torch, None, 1),
     'lstm': (lstm_chainer, lstm_torch, None, 1),
@@ -486,18 +501,18 @@ def main(argv=None):
     warnings.simplefilter('ignore')
     if torch is None:
         print('(PyTorch is not installed: its column is empty)')
-    print('{:<10}{:>14}{:>14}{:>14}{:>12}{:>12}'.format(
+    print('{:<16}{:>14}{:>14}{:>14}{:>12}{:>12}'.format(
         'case', 'chainer-ng', 'pytorch', 'numpy', 'ng/torch', 'ng/numpy'))
     for name in args.cases:
         make_ng, make_torch, make_np, number = CASES[name]
         try:
             t_ng = _time(make_ng(), number, args.repeat)
         except AttributeError as e:  # an op not written yet
-            print('{:<10} skipped: {}'.format(name, e))
+            print('{:<16} skipped: {}'.format(name, e))
             continue
         t_torch = _time(make_torch(), number, args.repeat) if torch else None
         t_np = _time(make_np(), number, args.repeat) if make_np else None
-        print('{:<10}{:>11.1f} us{:>11} us{:>11} us{:>12}{:>12}'.format(
+        print('{:<16}{:>11.1f} us{:>11} us{:>11} us{:>12}{:>12}'.format(
             name, t_ng * 1e6,
             '-' if t_torch is None else '{:.1f}'.format(t_torch * 1e6),
             '-' if t_np is None else '{:.1f}'.format(t_np * 1e6),
