@@ -270,12 +270,17 @@ def export(model, args, filename=None, export_params=True, graph_name='Graph',
         external_opset_imports (dict): Opset versions by domain.
         input_shapes (tuple, list or dict): Shapes the graph declares for
             its inputs (a str dimension is symbolic, such as a batch size).
-        no_testcase (bool): Accepted for compatibility.
+        no_testcase (bool): Writing a model to ``filename`` without its
+            test case warns that it is deprecated (DeprecationWarning; see
+            :func:`~onnx_chainer.export_testcase`), unless this is True.
 
     Returns:
         onnx.ModelProto, or with ``return_named_inout`` a tuple of it and
         the ordered dicts of the input and output Variables by name.
     """
+    if filename is not None and not no_testcase:
+        warnings.warn('Exporting ONNX without testcases is deprecated. '
+                      'Use export_testcase instead', DeprecationWarning)
     opset_version = _opset(opset_version)
     call_args, call_kwargs, inputs = _prepare_inputs(args)
     shapes = _input_shapes(input_shapes, inputs, args)

@@ -161,7 +161,8 @@ def test_parameter_output():
 def test_output_not_variable(tmp_path, out):
     path = str(tmp_path / 'model.onnx')
     with pytest.raises(RuntimeError, match='unexpected output type'):
-        onnx_chainer.export(Fn(out), rand(2), filename=path)
+        onnx_chainer.export(Fn(out), rand(2), filename=path,
+                            no_testcase=True)
     assert os.listdir(str(tmp_path)) == []
 
 
@@ -183,7 +184,7 @@ def test_unsupported_function(tmp_path):
     path = str(tmp_path / 'model.onnx')
     with pytest.raises(ValueError) as e:
         onnx_chainer.export(model, rand(2), filename=path, save_text=True,
-                            opset_version=13)
+                            opset_version=13, no_testcase=True)
     assert 'NoConverter' in str(e.value) and 'opset 13' in str(e.value)
     assert os.listdir(str(tmp_path)) == []
 
@@ -196,7 +197,8 @@ def test_args_of_a_wrong_type():
 def test_write_file(tmp_path):
     path = str(tmp_path / 'model.onnx')
     m = onnx_chainer.export(Model(), rand(1, 3), filename=path,
-                            save_text=True, graph_name='MLP')
+                            save_text=True, graph_name='MLP',
+                            no_testcase=True)
     assert sorted(os.listdir(str(tmp_path))) == ['model.onnx',
                                                   'model.onnx.txt']
     assert onnx.load(path) == m
@@ -205,14 +207,29 @@ def test_write_file(tmp_path):
 
 def test_write_file_object():
     f = io.BytesIO()
-    m = onnx_chainer.export(Model(), rand(1, 3), filename=f)
+    m = onnx_chainer.export(Model(), rand(1, 3), filename=f,
+                            no_testcase=True)
     assert onnx.load_from_string(f.getvalue()) == m
+
+
+def test_write_file_without_testcase_deprecated(tmp_path):
+    path = str(tmp_path / 'model.onnx')
+    with pytest.warns(DeprecationWarning, match='Use export_testcase'):
+        onnx_chainer.export(Model(), rand(1, 3), filename=path)
+    with warnings.catch_warnings():
+        warnings.simplefilter('error')
+        onnx_chainer.export(Model(), rand(1, 3), filename=path,
+                            no_testcase=True)
+        onnx_chainer.export(Model(), rand(1, 3))
+        onnx_chainer.export_testcase(Model(), rand(1, 3),
+                                     str(tmp_path / 'case'))
 
 
 def test_missing_folder(tmp_path):
     with pytest.raises(FileNotFoundError):
         onnx_chainer.export(Model(), rand(1, 3),
-                            filename=str(tmp_path / 'no' / 'model.onnx'))
+                            filename=str(tmp_path / 'no' / 'model.onnx'),
+                            no_testcase=True)
 
 
 def test_export_params_false():
