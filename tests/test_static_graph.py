@@ -1041,6 +1041,46 @@ def test_compiled_replay_of_thin_float32_products(transa, transb):
         numpy.testing.assert_allclose(p.grad, q.grad, rtol=1e-4, atol=1e-5)
 
 
+class _SharedWeight(chainer.Chain):
+    """One 20 x 20 float32 weight read by six products (and an outer
+    input read twice): their gradients meet in sums, which must wait for
+    products computed in the background."""
+
+    def __init__(self):
+        super().__init__()
+        rng = numpy.random.RandomState(0)
+        with self.init_scope():
+            self.W = chainer.Parameter(
+                (rng.randn(20, 20) / 5).astype(numpy.float32))
+
+    @chainer.static_graph
+    def forward(self, x, v):
+        h = x
+        for _ in range(6):
+            h = F.tanh(h @ self.W)
+        return F.sum(h @ v + x @ v)
+
+
+def test_compiled_replay_of_shared_weights():
+    s, d = _twins(_SharedWeight)
+    rng = numpy.random.RandomState(1)
+    for i in range(8):
+        x0 = rng.randn(20, 20).astype(numpy.float32)
+        v0 = rng.randn(20, 20).astype(numpy.float32)
+        xs, vs = chainer.Variable(x0), chainer.Variable(v0)
+        xd, vd = chainer.Variable(x0.copy()), chainer.Variable(v0.copy())
+        s.cleargrads()
+        d.cleargrads()
+        ys, yd = _call(s, True, xs, vs), _call(d, False, xd, vd)
+        assert _replayed(ys) == (i > 1)
+        ys.backward()
+        yd.backward()
+        _same(s.W.grad, d.W.grad)
+        _same(vs.grad, vd.grad)
+        _same(xs.grad, xd.grad)
+    assert s.static_schedule.compiled is not None
+
+
 def test_compiled_replay_double_backprop_and_unlike_gradients():
     s, d = _twins(_TanhLayers, numpy.float64)
     x0 = numpy.random.RandomState(1).randn(4, 4)

@@ -29,6 +29,10 @@ _generic = numpy.generic
 
 
 # --- kernels: op -> (forward, gradient maker) or None ------------------------
+# A maker gets the op, its input and output arrays, and per input whether it
+# is alone: an outer input that no other op reads and that the forward does
+# not return (its gradient is then final as soon as made, and nothing the
+# backward computes reads it).
 # A forward takes the op's input arrays and returns its one output array; the
 # gradient maker takes the indexes of the inputs to differentiate and returns
 # a function of (inputs..., output, gy) giving their gradients as a tuple, an
@@ -60,7 +64,7 @@ def _floats(xs):
                for x in xs)
 
 
-def _matmul_kernels(op, xs, ys):
+def _matmul_kernels(op, xs, ys, alone):
     from chainer.functions.math import matmul
     linear_nt = getattr(matmul._thin, 'linear_nt', None)
     a, b = xs
@@ -77,7 +81,9 @@ def _matmul_kernels(op, xs, ys):
     rows, inner = ys[0].shape
     cols = a.shape[1]  # (gy @ b.T is (rows, cols))
     threads = matmul._thin_threads((rows, inner), b.shape, b.dtype)
-    tn = matmul._tn_fits(a.shape, ys[0].shape, a.dtype)
+    # (b's gradient computed in the background only where nothing reads it
+    # before the backward returns and waits)
+    tn = alone[1] and matmul._tn_fits(a.shape, ys[0].shape, a.dtype)
     tn_start = getattr(matmul._thin, 'gemm_tn_start', None)
     tn_wait = getattr(matmul._thin, 'gemm_tn_wait', None)
 
@@ -101,23 +107,22 @@ def _matmul_kernels(op, xs, ys):
         if 1 in target:
             out = '{g%d}' % (len(target) - 1)
             if tn:
-                # a.T @ gy as matmul._at_b computes it, in the background:
-                # nothing the replay computes before its end reads it
+                # a.T @ gy as matmul._at_b computes it, in the background
                 lines += [
                     '%s = {empty}(({cols}, {inner}), {f32})' % out,
                     'if not {tn}(%s, {x0}, {gy}, {rows}, {cols}, {inner}):'
                     % out,
                     '    %s = {x0}.T @ {gy}' % out]
             else:
-                lines.append('%s = {x0}.T @ {gy}' % out)
+                lines.append('%s = {at_b}({x0}, {gy})' % out)
         return _Inline('\n'.join(lines), finish=tn_wait if tn else None,
                        empty=numpy.empty, f32=numpy.float32, nt=linear_nt,
-                       tn=tn_start, rows=rows, cols=cols, inner=inner,
-                       t=threads)
+                       tn=tn_start, at_b=matmul._at_b, rows=rows, cols=cols,
+                       inner=inner, t=threads)
     return fwd, grads, (True, True, False)
 
 
-def _tanh_kernels(op, xs, ys):
+def _tanh_kernels(op, xs, ys, alone):
     from chainer.functions.activation.tanh import _tanh_grad_for
     if not _floats(xs):
         return None
@@ -137,7 +142,7 @@ def _tanh_kernels(op, xs, ys):
     return numpy.tanh, lambda target: code, (False, True)
 
 
-def _sum_kernels(op, xs, ys):
+def _sum_kernels(op, xs, ys, alone):
     from chainer.functions.math.sum import _normalize_axis, _np_sum
     x, = xs
     if not _floats(xs):
@@ -181,7 +186,7 @@ def _constant_kernels(op, xs, ys, mul):
     return (lambda x: x * c), lambda target: code, (False, False)
 
 
-def _relu_kernels(op, xs, ys):
+def _relu_kernels(op, xs, ys, alone):
     from chainer.functions.activation.relu import _masked
     if not _floats(xs):
         return None
@@ -194,14 +199,14 @@ def _relu_kernels(op, xs, ys):
     return fwd, lambda target: code, (False, True)
 
 
-def _add_kernels(op, xs, ys):
+def _add_kernels(op, xs, ys, alone):
     a, b = xs
     if not _floats(xs) or a.dtype != b.dtype or a.shape != b.shape:
         return None  # (a broadcast: the interpreted replay sums it back)
     return operator.add, lambda target: 'same', (False, False, False)
 
 
-def _linear_kernels(op, xs, ys):
+def _linear_kernels(op, xs, ys, alone):
     # Its weight is an outer input used by this op alone (checked by
     # compile_schedule): its gradient is then the one product its LeafSum
     # makes of a single term, gy^T x.
@@ -246,8 +251,10 @@ def _kernels():
         ReLU: _relu_kernels,
         Add: _add_kernels,
         Sum: _sum_kernels,
-        MulConstant: lambda op, xs, ys: _constant_kernels(op, xs, ys, True),
-        AddConstant: lambda op, xs, ys: _constant_kernels(op, xs, ys, False),
+        MulConstant: lambda op, xs, ys, alone: _constant_kernels(op, xs, ys,
+                                                                 True),
+        AddConstant: lambda op, xs, ys, alone: _constant_kernels(op, xs, ys,
+                                                                 False),
     }
 
 
@@ -407,7 +414,9 @@ def compile_schedule(sched, ops):
         if make is None or len(ys) != 1 or ys[0] is None or \
                 type(ys[0]) is not numpy.ndarray:
             return None
-        kernels = make(template, xs, ys)
+        alone = tuple([k < sched.n_in and reads[k] == 1 and
+                       k not in sched.out_slots for k in slots])
+        kernels = make(template, xs, ys, alone)
         if kernels is None:
             return None
         fwds.append(kernels[0])
