@@ -675,3 +675,35 @@ def test_observation_aggregator_keeps_the_kind():
         mean = trainer.observation['mean']
         assert type(mean) is type(value)
         assert float(getattr(mean, 'array', mean)) == (SIZE - 1) / 2
+
+
+@pytest.mark.parametrize('replica_sets', [[], [0]])
+@collective
+def test_multi_node_snapshot_autoloads_without_a_shared_folder(replica_sets, tmp_path_factory):
+    # Each rank has an out folder of its own (as on hosts that share none):
+    # only each set's master finds the file; the others get its content.
+    out = COMM.bcast_obj(str(tmp_path_factory.mktemp('mns')) if RANK == 0 else None)
+    trainer = type('T', (), {'out': os.path.join(out, str(RANK)),
+                             'updater': type('U', (), {'iteration': 3})()})()
+    os.makedirs(trainer.out)
+    master = 0 if not replica_sets or RANK == 0 else 1
+
+    def snapshot(link):
+        return chainermn.extensions.multi_node_snapshot(
+            COMM, extensions.snapshot_object(link, 'snap_{.updater.iteration}', autoload=True),
+            replica_sets)
+
+    saved = L.Linear(2, 3)
+    saved.W.array[...] = RANK
+    snapshot(saved)(trainer)
+    assert os.listdir(trainer.out) == (['snap_3.{}'.format(RANK)] if RANK == master else [])
+    loaded = L.Linear(2, 3)
+    loaded.W.array[...] = -1
+    snapshot(loaded).initialize(trainer)
+    assert (loaded.W.array == master).all()
+    # Nothing found: every rank keeps what it has.
+    fresh = L.Linear(2, 3)
+    before = fresh.W.array.copy()
+    trainer.out = os.path.join(out, 'none{}'.format(RANK))
+    snapshot(fresh).initialize(trainer)
+    numpy.testing.assert_array_equal(fresh.W.array, before)
