@@ -9,24 +9,29 @@ from chainermn.functions import _delegate
 
 
 class Send(function_node.FunctionNode):
-    """Sends its inputs to ``peer_rank``; its output is an empty delegate.
-    Backward receives the inputs' gradients from the peer."""
+    """Sends its inputs, but the last, to ``peer_rank``; its output is an
+    empty delegate. Backward receives the inputs' gradients from the peer.
+    The last input is a delegate leaf that requires a gradient: the peer
+    sends gradients back even for arrays, so backward must run to take
+    them."""
 
     def __init__(self, comm, peer_rank, peer_tag):
         experimental('chainermn.functions.Send')
         self.comm, self.peer_rank, self.peer_tag = comm, peer_rank, peer_tag
 
     def forward(self, inputs):
-        self._meta = [(chainer.backend.get_array_module(x), x.shape, x.dtype) for x in inputs]
-        self.comm.send(inputs if len(inputs) > 1 else inputs[0], self.peer_rank, self.peer_tag)
-        return _delegate.empty_like_device(inputs[0]),
+        xs = inputs[:-1]
+        self._meta = [(chainer.backend.get_array_module(x), x.shape, x.dtype) for x in xs]
+        self.comm.send(xs if len(xs) > 1 else xs[0], self.peer_rank, self.peer_tag)
+        return _delegate.empty_like_device(xs[0]),
 
     def backward(self, indexes, grad_outputs):
         gxs = self.comm.recv(self.peer_rank, self.peer_tag)
         if not isinstance(gxs, tuple):
             gxs = gxs,
-        return tuple(chainer.Variable(xp.asarray(g).astype(dtype, copy=False))
-                     for g, (xp, _, dtype) in zip(gxs, self._meta))
+        gxs = tuple(chainer.Variable(xp.asarray(g).astype(dtype, copy=False))
+                    for g, (xp, _, dtype) in zip(gxs, self._meta))
+        return gxs + (chainer.Variable(_delegate.empty_like_device(gxs[0].array)),)
 
 
 class Recv(function_node.FunctionNode):
@@ -72,7 +77,8 @@ def send(x, communicator, rank, tag=0):
     """
     experimental('chainermn.functions.send')
     xs = tuple(x) if isinstance(x, (tuple, list)) else (x,)
-    y, = Send(communicator, rank, tag).apply(xs)
+    xp = chainer.backend.get_array_module(xs[0])
+    y, = Send(communicator, rank, tag).apply(xs + (_delegate.delegate(xp),))
     return _delegate.ready(y)
 
 

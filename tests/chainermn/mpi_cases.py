@@ -249,6 +249,23 @@ def test_send_recv_gradient_check():
 
 
 @collective
+def test_send_of_an_array_still_takes_its_gradient():
+    # An array (no gradient wanted) sent from rank 0: the receiver still
+    # sends a gradient back, which the sender's backward must take, or it
+    # would meet the next message from that rank in its place.
+    if RANK == 0:
+        x = numpy.ones(3, numpy.float32)
+        d = chainermn.functions.send(x, COMM, 1)
+        y, = chainermn.functions.pseudo_connect(d, chainer.Variable(x))
+        F.sum(y).backward()
+        assert d.creator.inputs[0].requires_grad is False
+        numpy.testing.assert_array_equal(COMM.recv(1, 0), [7, 7])
+    elif RANK == 1:
+        F.sum(chainermn.functions.recv(COMM, 0) * 2).backward()
+        COMM.send(numpy.full(2, 7, numpy.float32), 0, 0)
+
+
+@collective
 def test_collective_functions_gradient_check():
     x = data((2, 3), RANK, numpy.float64)
     gy = data((2, 3), 20 + RANK, numpy.float64)
