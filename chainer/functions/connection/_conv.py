@@ -41,12 +41,14 @@ def _frontend():
     return _cudnn_frontend
 
 
-def _chunk(xp, n, sample_bytes):
-    """Samples per GEMM: as many as fit the buffer (all of them on a GPU),
-    in chunks of even sizes."""
+def _chunk(xp, n, sample_bytes, limit=None):
+    """Samples per GEMM: as many as fit the buffer of ``limit`` bytes
+    (:data:`_CHUNK_BYTES` by default; all of them on a GPU), in chunks of
+    even sizes."""
     if xp is not numpy or n <= 1:
         return max(n, 1)
-    step = max(1, min(n, _CHUNK_BYTES // max(sample_bytes, 1)))
+    limit = _CHUNK_BYTES if limit is None else limit
+    step = max(1, min(n, limit // max(sample_bytes, 1)))
     chunks = -(-n // step)
     return -(-n // chunks)
 

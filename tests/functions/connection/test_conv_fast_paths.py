@@ -222,6 +222,8 @@ def test_chunks_are_even_and_buffers_are_reused(monkeypatch):
     assert _conv._chunk(numpy, 32, 64 * 9 * 1024 * 4) == 11  # 11, 11, 10
     assert _conv._chunk(numpy, 16, 1 << 21) == 16
     assert _conv._chunk(numpy, 5, 1 << 26) == 1
+    assert _conv._chunk(numpy, 32, 1 << 20, 1 << 26) == 32  # (a limit)
+    assert _conv._chunk(numpy, 32, 1 << 20, 1 << 24) == 16
     monkeypatch.setattr(_conv, '_BUFFERS', [])
     buf = _conv._buffer(numpy, 100, numpy.float32)
     _conv._give_back(buf)

@@ -23,7 +23,7 @@ import pytest
 import chainer
 import chainer.functions as F
 from chainer import gradient_check
-from chainer.functions.connection import _conv, _winograd
+from chainer.functions.connection import _winograd
 from chainer.utils import conv_nd
 from chainer.utils.conv_nd import im2col_view
 
@@ -144,7 +144,7 @@ def test_chunks_strides_and_repeats(monkeypatch, m, size):
     """Several chunks of samples (the filter gradient summed across them),
     channels-last and column-strided views as inputs, and the same bytes
     on every call."""
-    monkeypatch.setattr(_conv, '_CHUNK_BYTES', 1)  # a sample per chunk
+    monkeypatch.setattr(_winograd, 'CHUNK_BYTES', 1)  # a sample per chunk
     rng = _rng()
     h, w = size
     x = rng.randn(3, h, w, 5).astype(numpy.float32).transpose(0, 3, 1, 2)
