@@ -173,8 +173,8 @@ def conv(x, W, b, pad, m=None):
     n, c, h, w = x.shape
     out_c = W.shape[0]
     outs = (h + 2 * pad[0] - 2, w + 2 * pad[1] - 2)
-    G, positions = _scheme(_tile(outs[1]) if m is None else m)
-    m = 4 if positions == 36 else 2
+    m = _tile(outs[1]) if m is None else m
+    G, positions = _scheme(m)
     th, tw = _tiles(outs, m)
     U = _filter_tiles(W, x.dtype, G)
     y = numpy.empty((n, out_c) + outs, x.dtype)
@@ -198,8 +198,8 @@ def deconv(x, W, b, pad, m=None):
 def grad_w(x, gy, pad, m=None):
     """The filter gradient of :func:`conv`: ``G^T dU G`` with ``dU[p] =
     sum over tiles of (A gy A^T)[p] (B^T d B)[p]``."""
-    G, positions = _scheme(_tile(gy.shape[3]) if m is None else m)
-    m = 4 if positions == 36 else 2
+    m = _tile(gy.shape[3]) if m is None else m
+    G, positions = _scheme(m)
     n, c = x.shape[:2]
     out_c = gy.shape[1]
     th, tw = _tiles(gy.shape[2:], m)
