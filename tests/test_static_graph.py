@@ -125,6 +125,30 @@ def _both(s, d, *xs):
     return _call(s, True, *xs), _call(d, False, *xs)
 
 
+def _step_alike(s, d, i, arrays, make_gy=None):
+    """Step ``i`` of the twins on ``arrays`` (each its own Variables):
+    both cleared and called (``s`` static, replayed from the third step
+    on), their outputs, and after backward (from ``make_gy(y)`` if given)
+    the gradients of the inputs and parameters, the same bits.  Returns
+    the static output and input Variables."""
+    vs = [chainer.Variable(a) for a in arrays]
+    vd = [chainer.Variable(a.copy()) for a in arrays]
+    s.cleargrads()
+    d.cleargrads()
+    ys, yd = _call(s, True, *vs), _call(d, False, *vd)
+    assert _replayed(ys) == (i > 1)
+    _same(ys.array, yd.array)
+    if make_gy is not None:
+        gy = make_gy(ys)
+        ys.grad, yd.grad = gy, gy.copy()
+    ys.backward()
+    yd.backward()
+    for a, b in zip(vs, vd):
+        _same(a.grad, b.grad)
+    _same_grads(s, d)
+    return ys, vs
+
+
 def _grads(model):
     return {k: p.grad.copy() for k, p in model.namedparams()
             if p.grad is not None}
@@ -980,20 +1004,10 @@ def test_compiled_replay_matches_define_by_run(dtype, transa, transb, axis,
     s, d = _twins(_TanhLayers, dtype, transa, transb, axis, keepdims)
     rng = numpy.random.RandomState(3)
     for i in range(4):
-        x0 = rng.randn(4, 4).astype(dtype)
-        xs, xd = chainer.Variable(x0), chainer.Variable(x0.copy())
-        s.cleargrads()
-        d.cleargrads()
-        ys, yd = _call(s, True, xs), _call(d, False, xd)
-        assert _replayed(ys) == (i > 1)
-        _same(ys.array, yd.array)
+        ys, (xs,) = _step_alike(
+            s, d, i, [rng.randn(4, 4).astype(dtype)],
+            lambda y: numpy.asarray(rng.randn(*y.shape), dtype))
         assert ys.dtype == dtype
-        gy = numpy.asarray(rng.randn(*ys.shape), dtype)
-        ys.grad, yd.grad = gy, gy.copy()
-        ys.backward()
-        yd.backward()
-        _same(xs.grad, xd.grad)
-        _same_grads(s, d)
     sched = s.static_schedule
     assert sched.compiled is not None
     assert numpy.abs(xs.grad.astype(numpy.float64)).sum() > 0
@@ -1016,16 +1030,7 @@ def test_compiled_replay_of_thin_float32_products(transa, transb):
     rng = numpy.random.RandomState(5)
     for i in range(5):
         x0 = rng.randn(20, 20).astype(numpy.float32)
-        xs, xd = chainer.Variable(x0), chainer.Variable(x0.copy())
-        s.cleargrads()
-        d.cleargrads()
-        ys, yd = _call(s, True, xs), _call(d, False, xd)
-        assert _replayed(ys) == (i > 1)
-        _same(ys.array, yd.array)
-        ys.backward()
-        yd.backward()
-        _same(xs.grad, xd.grad)
-        _same_grads(s, d)
+        _, (xs,) = _step_alike(s, d, i, [x0])
     assert s.static_schedule.compiled is not None
     # and they are the gradients (float64 define-by-run, to float32's
     # tolerance)
@@ -1065,19 +1070,8 @@ def test_compiled_replay_of_shared_weights():
     s, d = _twins(_SharedWeight)
     rng = numpy.random.RandomState(1)
     for i in range(8):
-        x0 = rng.randn(20, 20).astype(numpy.float32)
-        v0 = rng.randn(20, 20).astype(numpy.float32)
-        xs, vs = chainer.Variable(x0), chainer.Variable(v0)
-        xd, vd = chainer.Variable(x0.copy()), chainer.Variable(v0.copy())
-        s.cleargrads()
-        d.cleargrads()
-        ys, yd = _call(s, True, xs, vs), _call(d, False, xd, vd)
-        assert _replayed(ys) == (i > 1)
-        ys.backward()
-        yd.backward()
-        _same(s.W.grad, d.W.grad)
-        _same(vs.grad, vd.grad)
-        _same(xs.grad, xd.grad)
+        _step_alike(s, d, i, [rng.randn(20, 20).astype(numpy.float32)
+                              for _ in range(2)])
     assert s.static_schedule.compiled is not None
 
 
@@ -1164,16 +1158,7 @@ def test_compiled_replay_relu_and_sums():
     rng = numpy.random.RandomState(8)
     for i in range(4):
         x0 = rng.randn(5, 6).astype(numpy.float32)
-        xs, xd = chainer.Variable(x0), chainer.Variable(x0.copy())
-        s.cleargrads()
-        d.cleargrads()
-        ys, yd = _call(s, True, xs), _call(d, False, xd)
-        assert _replayed(ys) == (i > 1)
-        _same(ys.array, yd.array)
-        ys.backward()
-        yd.backward()
-        _same(xs.grad, xd.grad)
-        _same_grads(s, d)
+        ys, _ = _step_alike(s, d, i, [x0])
     assert s.static_schedule.compiled is not None
     # against float64 arithmetic
     x64, W64 = x0.astype(numpy.float64), d.W.array.astype(numpy.float64)

@@ -123,16 +123,14 @@ def _matmul_kernels(op, xs, ys, alone):
 
 
 def _tanh_kernels(op, xs, ys, alone):
-    from chainer.functions.activation.tanh import _tanh_grad_for
+    from chainer.functions.activation import tanh
     if not _floats(xs):
         return None
-    from chainer.functions.activation import tanh
     shape, dtype = xs[0].shape, xs[0].dtype
-    grad = _tanh_grad_for(shape, dtype)
-    if grad is tanh._tanh_grad:
+    if not tanh._loops_take(shape, dtype):
         return numpy.tanh, lambda target: (
-            lambda x, y, gy: (grad(y, gy),)), (False, True)
-    # (_tanh_grad_for's function, written out)
+            lambda x, y, gy: (tanh._tanh_grad(y, gy),)), (False, True)
+    # (_tanh_grad's C call, with its checks made here for these arrays)
     code = _Inline('\n'.join([  # (soft: False where not C-contiguous)
         '{g0} = {empty}({shape}, {dtype})',
         'if not {c}({g0}, {y}, {gy}, {size}, True):',

@@ -1666,27 +1666,29 @@ wino4_items(const wino_job *j)
                                : 40 * th * tw;
 }
 
-static void
-wino4_range(wino_job *j, Py_ssize_t lo, Py_ssize_t hi, void *buf)
-{
-    if (j->kind == 'f') {
-        if (j->op == WINO_INPUT) {
-            wino4_in_float(j->tiles, j->img, &j->g, lo, hi, buf);
-        } else if (j->op == WINO_OUTPUT) {
-            wino4_out_float(j->img, j->tiles, j->bias, &j->g, lo, hi, buf);
-        } else {
-            wino4_gy_float(j->tiles, j->img, &j->g, lo, hi, buf);
-        }
-    } else {
-        if (j->op == WINO_INPUT) {
-            wino4_in_double(j->tiles, j->img, &j->g, lo, hi, buf);
-        } else if (j->op == WINO_OUTPUT) {
-            wino4_out_double(j->img, j->tiles, j->bias, &j->g, lo, hi, buf);
-        } else {
-            wino4_gy_double(j->tiles, j->img, &j->g, lo, hi, buf);
-        }
+/* S_ops(j, lo, hi, buf): job j's op over channels lo to hi - 1 by the loops
+ * of scheme S (wino: F(2x2, 3x3); wino4: F(4x4, 3x3)) for its dtype. */
+#define WINO_OP(S, T)                                                       \
+    if (j->op == WINO_INPUT) {                                              \
+        S##_in_##T(j->tiles, j->img, &j->g, lo, hi, buf);                   \
+    } else if (j->op == WINO_OUTPUT) {                                      \
+        S##_out_##T(j->img, j->tiles, j->bias, &j->g, lo, hi, buf);         \
+    } else {                                                                \
+        S##_gy_##T(j->tiles, j->img, &j->g, lo, hi, buf);                   \
     }
+#define WINO_OPS(S)                                                         \
+static void                                                                 \
+S##_ops(wino_job *j, Py_ssize_t lo, Py_ssize_t hi, void *buf)               \
+{                                                                           \
+    if (j->kind == 'f') {                                                   \
+        WINO_OP(S, float)                                                   \
+    } else {                                                                \
+        WINO_OP(S, double)                                                  \
+    }                                                                       \
 }
+
+WINO_OPS(wino)
+WINO_OPS(wino4)
 
 static void
 wino_range(const void *job, Py_ssize_t lo, Py_ssize_t hi)
@@ -1701,23 +1703,9 @@ wino_range(const void *job, Py_ssize_t lo, Py_ssize_t hi)
         return;
     }
     if (j->big) {
-        wino4_range(j, lo, hi, buf);
-    } else if (j->kind == 'f') {
-        if (j->op == WINO_INPUT) {
-            wino_in_float(j->tiles, j->img, &j->g, lo, hi, buf);
-        } else if (j->op == WINO_OUTPUT) {
-            wino_out_float(j->img, j->tiles, j->bias, &j->g, lo, hi, buf);
-        } else {
-            wino_gy_float(j->tiles, j->img, &j->g, lo, hi, buf);
-        }
+        wino4_ops(j, lo, hi, buf);
     } else {
-        if (j->op == WINO_INPUT) {
-            wino_in_double(j->tiles, j->img, &j->g, lo, hi, buf);
-        } else if (j->op == WINO_OUTPUT) {
-            wino_out_double(j->img, j->tiles, j->bias, &j->g, lo, hi, buf);
-        } else {
-            wino_gy_double(j->tiles, j->img, &j->g, lo, hi, buf);
-        }
+        wino_ops(j, lo, hi, buf);
     }
     free(buf);
 }
@@ -2579,6 +2567,26 @@ tn_buffers(Py_buffer *b, PyObject *out, PyObject *a, PyObject *x,
     return get_all(spec, b, 3);
 }
 
+/* The product computed now, by the calling thread (see soft in refused and
+ * done). */
+static PyObject *
+tn_now(PyObject *out, PyObject *a, PyObject *x, Py_ssize_t m, Py_ssize_t ka,
+       Py_ssize_t n, int soft)
+{
+    Py_buffer b[3];
+    if (tn_buffers(b, out, a, x, m, ka, n)) {
+        return refused(soft);
+    }
+    tn_job job = {b[1].buf, b[2].buf, b[0].buf, m, ka, n};
+    Py_BEGIN_ALLOW_THREADS
+    tn_run(&job);
+    Py_END_ALLOW_THREADS
+    for (int i = 0; i < 3; i++) {
+        PyBuffer_Release(&b[i]);
+    }
+    return done(soft);
+}
+
 #if defined(__GNUC__) && defined(__unix__)
 #include <time.h>
 
@@ -2669,29 +2677,15 @@ tn_helper_runs(void)
     return tn_queue.state == 1;
 }
 
+/* The product queued for the helper (computed now where the queue is
+ * full or no helper runs); False for arrays gemm_tn does not take. */
 static PyObject *
-gemm_tn_start(PyObject *self, PyObject *args)
+tn_queue_or_now(PyObject *out, PyObject *a, PyObject *x, Py_ssize_t m,
+                Py_ssize_t ka, Py_ssize_t n)
 {
-    PyObject *out, *a, *x;
-    Py_ssize_t m, ka, n;
-    (void)self;
-    if (!PyArg_ParseTuple(args, "OOOnnn", &out, &a, &x, &m, &ka, &n)) {
-        return NULL;
-    }
     Py_ssize_t count = tn_queue.count;
     if (count - tn_queue.released >= TN_QUEUE || !tn_helper_runs()) {
-        Py_buffer b[3];
-        if (tn_buffers(b, out, a, x, m, ka, n)) {
-            return refused(1);
-        }
-        tn_job job = {b[1].buf, b[2].buf, b[0].buf, m, ka, n};
-        Py_BEGIN_ALLOW_THREADS
-        tn_run(&job);
-        Py_END_ALLOW_THREADS
-        for (int i = 0; i < 3; i++) {
-            PyBuffer_Release(&b[i]);
-        }
-        Py_RETURN_TRUE;
+        return tn_now(out, a, x, m, ka, n, 1);
     }
     tn_item *item = &tn_queue.items[count % TN_QUEUE];
     if (tn_buffers(item->b, out, a, x, m, ka, n)) {
@@ -2752,24 +2746,10 @@ gemm_tn_wait(PyObject *self, PyObject *noargs)
 }
 #else
 static PyObject *
-gemm_tn_start(PyObject *self, PyObject *args)
+tn_queue_or_now(PyObject *out, PyObject *a, PyObject *x, Py_ssize_t m,
+                Py_ssize_t ka, Py_ssize_t n)
 {
-    PyObject *out, *a, *x;
-    Py_ssize_t m, ka, n;
-    Py_buffer b[3];
-    (void)self;
-    if (!PyArg_ParseTuple(args, "OOOnnn", &out, &a, &x, &m, &ka, &n)) {
-        return NULL;
-    }
-    if (tn_buffers(b, out, a, x, m, ka, n)) {
-        return refused(1);
-    }
-    tn_job job = {b[1].buf, b[2].buf, b[0].buf, m, ka, n};
-    tn_run(&job);
-    for (int i = 0; i < 3; i++) {
-        PyBuffer_Release(&b[i]);
-    }
-    Py_RETURN_TRUE;
+    return tn_now(out, a, x, m, ka, n, 1);
 }
 
 static PyObject *
@@ -2795,23 +2775,24 @@ gemm_tn(PyObject *self, PyObject *args)
     PyObject *out, *a, *x;
     Py_ssize_t m, ka, n;
     int soft = 0;
-    Py_buffer b[3];
     (void)self;
     if (!PyArg_ParseTuple(args, "OOOnnn|p", &out, &a, &x, &m, &ka, &n,
                           &soft)) {
         return NULL;
     }
-    if (tn_buffers(b, out, a, x, m, ka, n)) {
-        return refused(soft);
+    return tn_now(out, a, x, m, ka, n, soft);
+}
+
+static PyObject *
+gemm_tn_start(PyObject *self, PyObject *args)
+{
+    PyObject *out, *a, *x;
+    Py_ssize_t m, ka, n;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OOOnnn", &out, &a, &x, &m, &ka, &n)) {
+        return NULL;
     }
-    tn_job job = {b[1].buf, b[2].buf, b[0].buf, m, ka, n};
-    Py_BEGIN_ALLOW_THREADS
-    tn_run(&job);
-    Py_END_ALLOW_THREADS
-    for (int i = 0; i < 3; i++) {
-        PyBuffer_Release(&b[i]);
-    }
-    return done(soft);
+    return tn_queue_or_now(out, a, x, m, ka, n);
 }
 
 static PyObject *

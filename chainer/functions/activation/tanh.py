@@ -28,21 +28,10 @@ def _tanh_grad(y, gy):
     return gy * (y.dtype.type(1) - y * y)  # NumPy 1 makes 1 - y*y float64
 
 
-def _tanh_grad_for(shape, dtype):
-    """:func:`_tanh_grad` for NumPy arrays of this shape and dtype, with
-    the choices that depend on them made once (a static replay's)."""
-    if _loops is None or dtype not in _floats or not shape:
-        return _tanh_grad
-    size, c_grad, empty = numpy.prod(shape, dtype=int), _loops.tanh_grad, \
-        numpy.empty
-
-    def grad(y, gy):
-        if y.flags.c_contiguous and gy.flags.c_contiguous:
-            gx = empty(shape, dtype)
-            c_grad(gx, y, gy, size)
-            return gx
-        return _tanh_grad(y, gy)
-    return grad
+def _loops_take(shape, dtype):
+    """Whether the C loops' tanh_grad takes C-contiguous arrays of this
+    shape and dtype (a static replay writes the call into its code)."""
+    return _loops is not None and dtype in _floats and bool(shape)
 
 
 class Tanh(FunctionNode):

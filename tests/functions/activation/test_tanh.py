@@ -51,8 +51,14 @@ def test_tanh_grad_has_numpys_bits(dtype, shape):
     y = numpy.tanh(rng.randn(*shape)).astype(dtype)
     gy = rng.randn(*shape).astype(dtype)
     expect = gy * (dtype(1) - y * y)
-    for grad in (tanh_mod._tanh_grad,
-                 tanh_mod._tanh_grad_for(shape, numpy.dtype(dtype))):
+
+    def replayed(y, gy):  # (the call a static replay writes)
+        gx = numpy.empty(y.shape, y.dtype)
+        if tanh_mod._loops_take(y.shape, y.dtype) and \
+                tanh_mod._loops.tanh_grad(gx, y, gy, y.size, True):
+            return gx
+        return tanh_mod._tanh_grad(y, gy)
+    for grad in (tanh_mod._tanh_grad, replayed):
         gx = grad(y, gy)
         assert gx.dtype == dtype and gx.shape == shape
         numpy.testing.assert_array_equal(gx, expect)

@@ -141,33 +141,28 @@ def test_matmul_few_rows_by_the_thin_gemm(transa, transb):
 
 
 @pytest.mark.parametrize('m,n,k', [(1, 1, 16), (5, 17, 20), (48, 64, 64),
-                                   (49, 3, 33), (3, 40, 15)])
-def test_a_bt_against_float64(m, n, k):
+                                   (49, 3, 33), (3, 40, 15), (32, 90, 100),
+                                   (1, 16, 1), (17, 20, 5), (64, 64, 48),
+                                   (3, 33, 49), (40, 15, 3), (90, 100, 32)])
+@pytest.mark.parametrize('product', ['a_bt', 'at_b'])
+def test_thin_products_against_float64(product, m, n, k):
+    # the (m, n) products over k of matmul._a_bt (a @ b.T, the thin GEMM
+    # for up to 48 rows) and matmul._at_b (a.T @ b, the tn GEMM for up to 48
+    # rows and 2^18 multiply-adds), NumPy's elsewhere
     rng = numpy.random.RandomState(m + n + k)
-    a = rng.randn(m, k).astype(numpy.float32)
-    b = rng.randn(n, k).astype(numpy.float32)
-    y = matmul_mod._a_bt(a, b)
+    if product == 'a_bt':
+        a = rng.randn(m, k).astype(numpy.float32)
+        b = rng.randn(n, k).astype(numpy.float32)
+        y, want = matmul_mod._a_bt(a, b), a.astype('d') @ b.T.astype('d')
+    else:
+        a = rng.randn(k, m).astype(numpy.float32)
+        b = rng.randn(k, n).astype(numpy.float32)
+        y, want = matmul_mod._at_b(a, b), a.T.astype('d') @ b.astype('d')
+        assert matmul_mod._tn_fits(a.shape, b.shape, a.dtype) == (
+            matmul_mod._thin is not None and k <= 48 and n >= 16 and
+            m * n * k <= 1 << 18)
     assert y.dtype == numpy.float32 and y.shape == (m, n)
-    numpy.testing.assert_allclose(
-        y, a.astype(numpy.float64) @ b.T.astype(numpy.float64),
-        rtol=1e-5, atol=1e-5)
-
-
-@pytest.mark.parametrize('m,ka,n', [(1, 1, 16), (5, 17, 20), (48, 64, 64),
-                                    (49, 3, 33), (3, 40, 15), (32, 90, 100)])
-def test_a_t_b_against_float64(m, ka, n):
-    # (48 rows and 2^18 multiply-adds at most go to the C loops' tn GEMM)
-    rng = numpy.random.RandomState(m + ka + n)
-    a = rng.randn(m, ka).astype(numpy.float32)
-    b = rng.randn(m, n).astype(numpy.float32)
-    y = matmul_mod._at_b(a, b)
-    assert y.dtype == numpy.float32 and y.shape == (ka, n)
-    numpy.testing.assert_allclose(
-        y, a.T.astype(numpy.float64) @ b.astype(numpy.float64),
-        rtol=1e-5, atol=1e-5)
-    assert matmul_mod._tn_fits(a.shape, b.shape, a.dtype) == (
-        matmul_mod._thin is not None and m <= 48 and n >= 16 and
-        m * ka * n <= 1 << 18)
+    numpy.testing.assert_allclose(y, want, rtol=1e-5, atol=1e-5)
 
 
 def test_matmul_array_backward_same_bits_as_graph_backward():
