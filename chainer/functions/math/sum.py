@@ -31,10 +31,17 @@ def _np_sum(x, axis=None, keepdims=False):
     if n <= _BUFSIZE or tuple(axes) != tuple(range(nd - k, nd)) or \
             not x.flags.c_contiguous:
         return x.sum(axis=axis, keepdims=keepdims)
-    flat = x.reshape(x.shape[:nd - k] + (n,))
-    y = flat[..., :_BUFSIZE].sum(axis=-1)
-    for i in range(_BUFSIZE, n, _BUFSIZE):
-        y = y + flat[..., i:i + _BUFSIZE].sum(axis=-1)
+    lead = x.shape[:nd - k]
+    whole = n - n % _BUFSIZE
+    # each buffer summed pairwise (one reduction over all of them), then
+    # the buffers' sums added in turn (cumsum adds left to right)
+    parts = x.reshape(lead + (n,))[..., :whole].reshape(
+        lead + (whole // _BUFSIZE, _BUFSIZE)).sum(axis=-1)
+    if whole < n:
+        rest = x.reshape(lead + (n,))[..., whole:].sum(axis=-1)
+        parts = numpy.concatenate((parts, rest[..., None]), axis=-1)
+    y = parts[..., 0] if parts.shape[-1] == 1 else \
+        numpy.cumsum(parts, axis=-1)[..., -1]
     if keepdims:
         y = y.reshape(x.shape[:nd - k] + (1,) * k)
     return y

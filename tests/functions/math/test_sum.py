@@ -143,3 +143,23 @@ def test_full_sum_backward_broadcasts_0d_gradient():
         y.backward()
     assert seen == [('BroadcastTo', [()])]
     numpy.testing.assert_array_equal(x.grad, numpy.ones((2, 3), numpy.float32))
+
+
+@pytest.mark.parametrize('shape,axis', [
+    ((8192 * 3,), None), ((8192 * 2 + 5,), None), ((3, 8192 * 2), 1),
+    ((2, 3, 4, 5000), (2, 3)), ((16, 128, 32, 32), None)])
+@pytest.mark.parametrize('dtype', [numpy.float32, numpy.float64])
+def test_long_sum_adds_buffers_in_turn(shape, axis, dtype):
+    # NumPy 1.x's order: each run of 8192 items summed on its own, the runs'
+    # sums then added left to right (not pairwise, not all at once)
+    x = (numpy.random.RandomState(1).standard_normal(shape) * 100).astype(
+        dtype)
+    axes = tuple(range(x.ndim)) if axis is None else \
+        (axis,) if isinstance(axis, int) else axis
+    flat = x.reshape(x.shape[:x.ndim - len(axes)] + (-1,))
+    expect = flat[..., :8192].sum(axis=-1)
+    for i in range(8192, flat.shape[-1], 8192):
+        expect = expect + flat[..., i:i + 8192].sum(axis=-1)
+    y = F.sum(x, axis=axis).array
+    assert y.dtype == dtype
+    numpy.testing.assert_array_equal(y, expect)
