@@ -32,18 +32,19 @@ def _np_sum(x, axis=None, keepdims=False):
             not x.flags.c_contiguous:
         return x.sum(axis=axis, keepdims=keepdims)
     lead = x.shape[:nd - k]
+    flat = x.reshape(lead + (n,))
     whole = n - n % _BUFSIZE
-    # each buffer summed pairwise (one reduction over all of them), then
-    # the buffers' sums added in turn (cumsum adds left to right)
-    parts = x.reshape(lead + (n,))[..., :whole].reshape(
+    # each buffer summed pairwise (one reduction over all of them, n >
+    # _BUFSIZE makes at least two), then the buffers' sums added in turn
+    # (cumsum adds left to right)
+    parts = flat[..., :whole].reshape(
         lead + (whole // _BUFSIZE, _BUFSIZE)).sum(axis=-1)
     if whole < n:
-        rest = x.reshape(lead + (n,))[..., whole:].sum(axis=-1)
+        rest = flat[..., whole:].sum(axis=-1)
         parts = numpy.concatenate((parts, rest[..., None]), axis=-1)
-    y = parts[..., 0] if parts.shape[-1] == 1 else \
-        numpy.cumsum(parts, axis=-1)[..., -1]
+    y = numpy.cumsum(parts, axis=-1)[..., -1]
     if keepdims:
-        y = y.reshape(x.shape[:nd - k] + (1,) * k)
+        y = y.reshape(lead + (1,) * k)
     return y
 
 
