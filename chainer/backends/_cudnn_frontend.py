@@ -25,6 +25,7 @@ import collections
 import importlib.util
 import os
 import threading
+import types
 
 import numpy
 
@@ -85,6 +86,34 @@ def enabled():
         _enabled = bool(cuda.available and _ENV_ENABLED and
                         _frontend() is not None)
     return _enabled
+
+
+def version():
+    """The version of the cuDNN library under the frontend, as Chainer's
+    ``cupy.cuda.cudnn.getVersion()`` gave it (e.g. 91900 for 9.19.0)."""
+    fe = _frontend()
+    if fe is None or not cuda.available:
+        raise RuntimeError('cuDNN is not available: {}'.format(
+            _import_error or 'no GPU'))
+    return int(fe.backend_version())
+
+
+class _LegacyBindings(types.ModuleType):
+    """What ``cupy.cuda.cudnn`` (CuPy's low-level cuDNN bindings, which
+    CuPy 14 removed) gave Chainer code besides the calls that CuPy's own
+    cuDNN paths made: ``getVersion``.  Installed by chainer.backends.cuda
+    where CuPy has no such module; everything else names the frontend."""
+
+    def __init__(self):
+        super().__init__('cupy.cuda.cudnn', self.__doc__)
+        self.getVersion = version
+
+    def __getattr__(self, name):
+        raise AttributeError(
+            'cupy.cuda.cudnn has no {!r}: CuPy 14 removed its cuDNN '
+            'bindings; chainer-ng reaches cuDNN through NVIDIA\'s cuDNN '
+            'Frontend (chainer.backends._cudnn_frontend), and offers '
+            'getVersion() here only'.format(name))
 
 
 def _reset():
@@ -271,8 +300,9 @@ def _plan(key, make):
 
 
 def _pointer(a):
-    # host arrays (the pass-by-value scalars) go as they are
-    return a if type(a) is numpy.ndarray else a.data.ptr
+    # the frontend takes plain addresses: host ones for the pass-by-value
+    # scalars (NumPy arrays, alive in the caller's dict while it runs)
+    return a.ctypes.data if type(a) is numpy.ndarray else a.data.ptr
 
 
 def _autotune(plan, pack, handle):
@@ -290,7 +320,7 @@ def _autotune(plan, pack, handle):
         if size > cuda._max_workspace_size:
             continue
         workspace = cupy.empty(size, cupy.uint8) if size else None
-        ptr = workspace.data.ptr if size else None
+        ptr = workspace.data.ptr if size else 0
         start, stop = cupy.cuda.Event(), cupy.cuda.Event()
         graph.execute_plan_at_index(pack, ptr, i, handle)  # warm up
         start.record()
@@ -318,7 +348,7 @@ def _execute(op, plan, buffers):
         _autotune(plan, pack, handle)
     workspace = cupy.empty(plan.workspace, cupy.uint8) \
         if plan.workspace else None
-    plan.graph.execute(pack, None if workspace is None else
+    plan.graph.execute(pack, 0 if workspace is None else
                        workspace.data.ptr, handle=handle)
     calls[op] += 1
 
@@ -348,6 +378,16 @@ def _conv(op, names, a, b, out, key_arrays, attrs, node):
     return True
 
 
+def _gradient_node(node, shape, **kw):
+    """A data or filter gradient node with the output's dims: newer
+    frontends (1.32) take ``out_dims``, 1.16 refuses it (the dims are then
+    those :func:`_output` sets on the output tensor)."""
+    try:
+        return node(out_dims=_pad4(shape), **kw)
+    except TypeError:
+        return node(**kw)
+
+
 def _add_bias(y, b):
     if b is not None:
         y += b.reshape((1, -1) + (1,) * (y.ndim - 2))
@@ -374,8 +414,8 @@ def deconvolution(x, W, b, stride, pad, dilate, outsize, groups):
                         x.dtype)
     attrs = conv_attrs(y.shape, W.shape, x.shape, stride, pad, dilate)
     if not _conv('conv_dgrad', ('x', 'W', 'y'), x, W, y, (x, W, y), attrs,
-                 lambda g, X, Wt: g.conv_dgrad(
-                     loss=X, filter=Wt, out_dims=_pad4(y.shape), **attrs)):
+                 lambda g, X, Wt: _gradient_node(
+                     g.conv_dgrad, y.shape, loss=X, filter=Wt, **attrs)):
         return None
     return _add_bias(y, b)
 
@@ -387,8 +427,8 @@ def convolution_filter_grad(x, gy, ksize, stride, pad, dilate, groups):
                          x.dtype)
     attrs = conv_attrs(x.shape, gW.shape, gy.shape, stride, pad, dilate)
     if not _conv('conv_wgrad', ('x', 'gy', 'gW'), x, gy, gW, (x, gy, gW),
-                 attrs, lambda g, X, GY: g.conv_wgrad(
-                     image=X, loss=GY, out_dims=_pad4(gW.shape), **attrs)):
+                 attrs, lambda g, X, GY: _gradient_node(
+                     g.conv_wgrad, gW.shape, image=X, loss=GY, **attrs)):
         return None
     return gW
 
@@ -423,28 +463,26 @@ def batch_normalization(x, gamma, beta, eps, running_mean=None,
     inv_std = cupy.empty((1, c, 1, 1), sdt)
 
     def make():
+        # the running statistics are bound always (frontend 1.16 requires
+        # them); without Chainer's, scratch ones are updated and dropped
         g = _new_graph(x.dtype)
         X = _tensor(g, 'x', x4)
         G, B = _tensor(g, 'gamma', gamma), _tensor(g, 'beta', beta)
         names = {'x': X, 'gamma': G, 'beta': B,
-                 'eps': _scalar(g, 'eps'), 'momentum': _scalar(g, 'momentum')}
-        kw = {}
-        if running:
-            names['rm'] = kw['in_running_mean'] = _tensor(g, 'rm', mean)
-            names['rv'] = kw['in_running_var'] = _tensor(g, 'rv', mean)
+                 'eps': _scalar(g, 'eps'), 'momentum': _scalar(g, 'momentum'),
+                 'rm': _tensor(g, 'rm', mean), 'rv': _tensor(g, 'rv', mean)}
         Y, M, IV, NM, NV = g.batchnorm(
-            input=X, scale=G, bias=B, epsilon=names['eps'],
-            momentum=names['momentum'], **kw)
+            input=X, scale=G, bias=B, in_running_mean=names['rm'],
+            in_running_var=names['rv'], epsilon=names['eps'],
+            momentum=names['momentum'])
         names['y'] = _output(Y, y.shape, y.dtype)
         names['mean'] = _output(M, mean.shape, sdt)
         names['inv_std'] = _output(IV, mean.shape, sdt)
-        if running:
-            names['next_rm'] = _output(NM, mean.shape, sdt)
-            names['next_rv'] = _output(NV, mean.shape, sdt)
+        names['next_rm'] = _output(NM, mean.shape, sdt)
+        names['next_rv'] = _output(NV, mean.shape, sdt)
         _build(g, x.dtype)
         return _Plan(g, names)
-    plan = _plan(graph_key('batchnorm', (x4, gamma), {'running': running}),
-                 make)
+    plan = _plan(graph_key('batchnorm', (x4, gamma)), make)
     if plan is None:
         return None
     buffers = {'x': x4, 'gamma': gamma, 'beta': beta, 'y': y, 'mean': mean,
@@ -454,8 +492,10 @@ def batch_normalization(x, gamma, beta, eps, running_mean=None,
     if running:
         rm = running_mean.astype(sdt).reshape(1, c, 1, 1)
         rv = running_var.astype(sdt).reshape(1, c, 1, 1)
-        buffers.update(rm=rm, rv=rv, next_rm=cupy.empty_like(rm),
-                       next_rv=cupy.empty_like(rv))
+    else:
+        rm, rv = cupy.zeros_like(mean), cupy.ones_like(mean)
+    buffers.update(rm=rm, rv=rv, next_rm=cupy.empty_like(rm),
+                   next_rv=cupy.empty_like(rv))
     _execute('batchnorm', plan, buffers)
     if running:
         running_mean[...] = buffers['next_rm'].reshape(c)

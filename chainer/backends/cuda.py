@@ -73,11 +73,35 @@ def _cudnn_enabled():
     return _cudnn_frontend.enabled()
 
 
+def _legacy_cudnn():
+    """``cupy.cuda.cudnn``: CuPy's module where it has one, else (CuPy 14)
+    chainer-ng's stand-in with ``getVersion`` (Chainer's ``libcudnn``)."""
+    try:
+        return cupy.cuda.cudnn
+    except Exception:  # AttributeError (CuPy 14), ImportError (no cuDNN)
+        from chainer.backends import _cudnn_frontend
+        cupy.cuda.cudnn = _cudnn_frontend._LegacyBindings()
+        return cupy.cuda.cudnn
+
+
+if available:
+    # Chainer code asks ``cuda.cuda.cudnn.getVersion()`` (cupy.cuda.cudnn):
+    # the stand-in where CuPy has none (made now; it asks cuDNN on a call).
+    _legacy_cudnn()
+
+
 def __getattr__(name):
     # ``cudnn_enabled`` is decided on first access, so that ``import
     # chainer`` never imports the frontend.
     if name == 'cudnn_enabled':
         return _cudnn_enabled()
+    if name in ('cudnn', 'libcudnn') and _cudnn_enabled():
+        # Chainer's names: cupy.cudnn (gone in CuPy 14: the frontend's
+        # module stands for it) and cupy.cuda.cudnn
+        if name == 'libcudnn':
+            return _legacy_cudnn()
+        from chainer.backends import _cudnn_frontend
+        return getattr(cupy, 'cudnn', None) or _cudnn_frontend._frontend()
     raise AttributeError(
         'module {!r} has no attribute {!r}'.format(__name__, name))
 

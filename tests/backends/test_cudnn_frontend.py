@@ -3,6 +3,7 @@ frontend, the dispatch decisions, Chainer's arguments in the frontend's
 terms, the graph cache keys, and the graph-building calls (against a fake
 ``cudnn`` module and fake CuPy arrays)."""
 
+import ctypes
 import subprocess
 import sys
 import types
@@ -154,7 +155,28 @@ class FakeGraph:
         return 0
 
     def execute(self, pack, workspace, handle=None):
+        # addresses only, as the frontend takes them; the host scalars are
+        # read now, while the caller keeps them alive
+        assert all(type(v) is int for v in pack.values()), pack
+        assert type(workspace) is int, workspace
+        self.values = {t.name: ctypes.c_float.from_address(v).value
+                       for t, v in pack.items()
+                       if t.kw.get('is_pass_by_value')}
         self.executed.append((pack, workspace, handle))
+
+
+class OldFakeGraph(FakeGraph):
+    """Frontend 1.16: the gradient nodes refuse ``out_dims``."""
+
+    def conv_dgrad(self, **kw):
+        if 'out_dims' in kw:
+            raise TypeError('conv_dgrad(): incompatible function arguments')
+        return self._op('conv_dgrad', 1, **kw)
+
+    def conv_wgrad(self, **kw):
+        if 'out_dims' in kw:
+            raise TypeError('conv_wgrad(): incompatible function arguments')
+        return self._op('conv_wgrad', 1, **kw)
 
 
 def fake_frontend():
@@ -168,6 +190,7 @@ def fake_frontend():
         build_plan_policy=enum(ALL='ALL'),
         cudnnGraphNotSupportedError=NotSupported,
         create_handle=lambda: 'handle',
+        backend_version=lambda: 91900,
         set_stream=lambda handle, stream: None)
 
 
@@ -191,6 +214,8 @@ def fake_cupy():
     stream = types.SimpleNamespace(ptr=0)
     return types.SimpleNamespace(
         empty=empty, empty_like=lambda a: empty(a.shape, a.dtype),
+        zeros_like=lambda a: garray(numpy.zeros_like(a)),
+        ones_like=lambda a: garray(numpy.ones_like(a)),
         ascontiguousarray=garray, sqrt=numpy.sqrt, uint8=numpy.uint8,
         cuda=types.SimpleNamespace(get_device_id=lambda: 0,
                                    get_current_stream=lambda: stream))
@@ -396,7 +421,7 @@ def test_convolution_builds_once_and_adds_the_bias(frontend):
     assert g.notes == ['TENSOR_CORE']
     assert len(g.executed) == 2 and fe.calls['conv_fprop'] == 2
     pack, workspace, handle = g.executed[0]
-    assert workspace is None and handle == 'handle'
+    assert workspace == 0 and handle == 'handle'
     assert pack[next(t for t in pack if t.name == 'x')] == x.data.ptr
     # (the fake writes nothing into y: its shape and dtype only)
     assert y.shape == (2, 4) + outs and y.dtype == numpy.float32
@@ -480,10 +505,8 @@ def test_batch_normalization_graphs(frontend, shape):
     assert len(kw['input'].kw['dim']) == 4
     assert kw['scale'].kw['data_type'] == 'FLOAT'  # float32 parameters
     assert 'in_running_mean' in kw and 'in_running_var' in kw
-    pack = g.executed[0][0]
-    values = {t.name: v for t, v in pack.items()}
-    assert values['momentum'][0] == numpy.float32(1 - 0.9)  # cuDNN's
-    assert values['eps'][0] == numpy.float32(2e-5)
+    assert g.values['momentum'] == numpy.float32(1 - 0.9)  # cuDNN's
+    assert g.values['eps'] == numpy.float32(2e-5)
 
     fe.fixed_batch_normalization(x, gamma, beta, rm, rv, 2e-5)
     assert FakeGraph.built[1].ops[0][0] == 'batchnorm_inference'
@@ -496,6 +519,42 @@ def test_batch_normalization_graphs(frontend, shape):
 def test_batch_normalization_without_running_statistics(frontend):
     x = garray(numpy.ones((4, 3), numpy.float32))
     p = garray(numpy.ones(3, numpy.float32))
-    fe.batch_normalization(x, p, p, 1e-5)
+    y, mean, inv_std = fe.batch_normalization(x, p, p, 1e-5)
+    assert y.shape == (4, 3) and mean.shape == inv_std.shape == (3,)
+    # frontend 1.16 requires running statistics: scratch ones are bound
     (op, kw), = FakeGraph.built[0].ops
-    assert 'in_running_mean' not in kw
+    assert 'in_running_mean' in kw and 'in_running_var' in kw
+    pack = FakeGraph.built[0].executed[0][0]
+    assert {'rm', 'rv'} <= {t.name for t in pack}
+    assert len(pack) == 12  # the five outputs, the updated statistics too
+
+
+def test_gradient_graphs_without_out_dims(frontend):
+    # a frontend that refuses out_dims (1.16) gets the dims on the output
+    fe._frontend_module.pygraph = OldFakeGraph
+    x = garray(numpy.ones((2, 4, 3, 3), numpy.float32))
+    w = garray(numpy.ones((4, 3, 4, 4), numpy.float32))
+    y = fe.deconvolution(x, w, None, (2, 2), (1, 1), (1, 1), (6, 6), 1)
+    assert y.shape == (2, 3, 6, 6)
+    (op, kw), = FakeGraph.built[0].ops
+    assert op == 'conv_dgrad' and 'out_dims' not in kw
+    assert FakeGraph.built[0].executed
+
+
+def test_legacy_bindings_give_the_version(frontend):
+    # cupy.cuda.cudnn's stand-in (CuPy 14 has none): Chainer code asks
+    # cuda.cuda.cudnn.getVersion()
+    legacy = fe._LegacyBindings()
+    assert legacy.__name__ == 'cupy.cuda.cudnn'
+    assert legacy.getVersion() == 91900
+    with pytest.raises(AttributeError, match='convolutionForward.*CuPy 14'):
+        legacy.convolutionForward
+
+
+def test_legacy_bindings_without_the_frontend(monkeypatch):
+    fe._reset()
+    monkeypatch.setattr(fe, '_imported', True)
+    monkeypatch.setattr(fe, '_import_error', ImportError('No module named cudnn'))
+    with pytest.raises(RuntimeError, match='cuDNN is not available.*cudnn'):
+        fe._LegacyBindings().getVersion()
+    fe._reset()
