@@ -4,11 +4,14 @@ gradient and the second-order gradient against numerical ones, per dtype.
     check_op(F.exp, lambda rng, dt: (rng.randn(3, 2).astype(dt),), numpy.exp)
 
 Every test that calls it runs twice (conftest.py): on NumPy, and, marked
-``gpu``, with its inputs and output gradients sent to ``DEVICE``.
+``gpu``, with its inputs sent to ``DEVICE`` (and each output's gradient to
+that output's device); the constants that a test's function takes besides
+its inputs go there by ``on_device``.
 """
 
 import numpy
 
+from chainer import backend
 from chainer import gradient_check
 from chainer import testing
 from chainer.variable import Variable
@@ -45,12 +48,23 @@ def send(arrays):
                  for a in arrays)
 
 
-def on_device(a):
-    """A constant array that the op under test takes besides its inputs
-    (labels, masks, indices), on the device of the inputs."""
-    if DEVICE is None or not isinstance(a, numpy.ndarray):
-        return a
-    return DEVICE.send(a)
+def on_device(*arrays):
+    """Constant arrays that the op under test takes besides its inputs
+    (labels, masks, indices), on the device of the inputs: one array, or a
+    tuple of them for several. Call it inside the function under test (or
+    the test's body), where ``DEVICE`` is set."""
+    sent = send(arrays)
+    return sent[0] if len(sent) == 1 else sent
+
+
+def _like(arrays, targets):
+    """The NumPy arrays of a tuple each sent to the device of its target
+    (an output's gradient to that output's device: F.copy's may differ
+    from the inputs')."""
+    if DEVICE is None:
+        return arrays
+    return tuple(backend.get_device_from_array(t).send(a)
+                 for a, t in zip(arrays, targets))
 
 
 def check_op(func, make_inputs, reference=None, dtypes=FLOATS,
@@ -90,8 +104,8 @@ def check_op(func, make_inputs, reference=None, dtypes=FLOATS,
                 testing.assert_allclose(y.array, e, **tol)
         if not (backward or double_backward):
             continue
-        gys = send(tuple(numpy.asarray(rng.randn(*y.shape)).astype(y.dtype)
-                         for y in ys))
+        gys = _like(tuple(numpy.asarray(rng.randn(*y.shape)).astype(y.dtype)
+                          for y in ys), ys)
         tol = dict((bwd_tol or {}).get(dtype, BWD_TOL[dtype]))
         kw = dict(tol, dtype=numpy.float64, no_grads=no_grads)
         if eps is not None:
@@ -99,9 +113,10 @@ def check_op(func, make_inputs, reference=None, dtypes=FLOATS,
         if backward:
             gradient_check.check_backward(func, xs, gys, **kw)
         if double_backward:
-            ggxs = send(tuple(
+            fxs = [x for x in xs if x.dtype.kind == 'f']
+            ggxs = _like(tuple(
                 numpy.asarray(rng.randn(*x.shape)).astype(x.dtype)
-                for x in xs if x.dtype.kind == 'f'))
+                for x in fxs), fxs)
             gradient_check.check_double_backward(func, xs, gys, ggxs, **kw)
 
 

@@ -23,6 +23,12 @@ HOOKS = {
 DTYPES = (numpy.float16, numpy.float32, numpy.float64)
 # RMSprop refuses float16 with its default eps (1e-8 rounds to 0 there).
 KWARGS = {(optimizers.RMSprop, numpy.float16): dict(eps=1e-4)}
+# MSVAG's first steps divide the variance estimate vt - mt^2 (a difference
+# of near-equal numbers) by 1 - rho (1e-4 at t = 1), so the last bits of a
+# CuPy kernel's rounding (fused multiply-adds) show 1e4 times larger: seen
+# on an H200, 6.5e-5 in float32 and 0.012 in float16 after three steps.
+TOL = {(optimizers.MSVAG, numpy.float16): dict(atol=5e-2, rtol=5e-2),
+       (optimizers.MSVAG, numpy.float32): dict(atol=1e-4, rtol=1e-3)}
 
 
 def train(cls, hook, dtype, device, steps=3):
@@ -45,7 +51,8 @@ def test_same_steps_as_numpy(cls, hook, dtype, gpu_device):
     for (name, p), (_, q) in zip(sorted(want.namedparams()),
                                  sorted(got.namedparams())):
         assert q.device == gpu_device and q.dtype == dtype, name
-        testing.assert_allclose(q.array, p.array, **opt_harness.TOL[dtype])
+        testing.assert_allclose(q.array, p.array, **TOL.get(
+            (cls, dtype), opt_harness.TOL[dtype]))
         for key, value in q.update_rule.state.items():
             if hasattr(value, 'shape') and value.shape:
                 assert gpu_device.is_array_supported(value), (name, key)

@@ -38,7 +38,9 @@ class _Normal:
         return 0.5 * F.erfc(-(x - self.loc) / (self.scale * numpy.sqrt(2)))
 
     def sample(self, sample_shape=()):
-        eps = numpy.random.standard_normal(
+        # drawn by the parameters' array module (cupy.random on the GPU)
+        xp = chainer.backend.get_array_module(self.loc)
+        eps = xp.random.standard_normal(
             tuple(sample_shape) + self.batch_shape).astype(self.loc.dtype)
         return self.loc + self.scale * eps
 

@@ -4,7 +4,7 @@ import pytest
 import chainer
 import chainer.functions as F
 from chainer.utils.type_check import InvalidType
-from op_harness import check_op
+from op_harness import check_op, on_device
 
 
 def away_from_zero(rng, shape, dtype):
@@ -15,7 +15,7 @@ def away_from_zero(rng, shape, dtype):
 @pytest.mark.parametrize('shape', [(3, 2), ()])
 def test_rrelu_given_r(shape):
     r = numpy.random.RandomState(1).uniform(0.1, 0.3, shape)
-    check_op(lambda x: F.rrelu(x, r=r.astype(x.dtype)),
+    check_op(lambda x: F.rrelu(x, r=on_device(r.astype(x.dtype))),
              lambda rng, dt: (away_from_zero(rng, shape, dt),),
              lambda x: numpy.where(x >= 0, x, x * r))
 

@@ -4,7 +4,7 @@ import pytest
 import chainer
 import chainer.functions as F
 from chainer.utils.type_check import InvalidType
-from op_harness import check_op
+from op_harness import check_op, on_device
 
 
 @pytest.mark.parametrize('cshape,xshape,yshape', [
@@ -13,7 +13,7 @@ from op_harness import check_op
 ])
 def test_where(cshape, xshape, yshape):
     cond = numpy.random.RandomState(1).rand(*cshape) > 0.5
-    check_op(lambda x, y: F.where(cond, x, y),
+    check_op(lambda x, y: F.where(on_device(cond), x, y),
              lambda rng, dt: (numpy.asarray(rng.randn(*xshape)).astype(dt),
                               numpy.asarray(rng.randn(*yshape)).astype(dt)),
              lambda x, y: numpy.where(cond, x, y))

@@ -4,7 +4,7 @@ import pytest
 import chainer
 import chainer.functions as F
 from chainer.utils.type_check import InvalidType
-from op_harness import check_op
+from op_harness import check_op, on_device
 
 IDS = numpy.array([[0, 2], [3, -1], [2, 2]], numpy.int32)
 
@@ -19,7 +19,7 @@ def test_embed_id(ignore_label):
             y[ids == ignore_label] = 0
         return y
 
-    check_op(lambda W: F.embed_id(ids, W, ignore_label),
+    check_op(lambda W: F.embed_id(on_device(ids), W, ignore_label),
              lambda rng, dt: (rng.uniform(-1, 1, (4, 3)).astype(dt),), ref)
 
 

@@ -6,7 +6,7 @@ import pytest
 import chainer
 import chainer.functions as F
 from chainer.utils.type_check import InvalidType
-from op_harness import check_op
+from op_harness import check_op, on_device
 
 Y = numpy.array([1, 0, 1, 0], numpy.int32)
 
@@ -28,7 +28,8 @@ def _make(rng, dt):
 
 @pytest.mark.parametrize('reduce', ['mean', 'no'])
 def test_contrastive(reduce):
-    check_op(lambda a, b: F.contrastive(a, b, Y, 1, reduce), _make,
+    check_op(lambda a, b: F.contrastive(a, b, on_device(Y), 1, reduce),
+             _make,
              lambda a, b: _ref(a, b, Y, 1, reduce))
 
 

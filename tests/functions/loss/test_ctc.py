@@ -6,7 +6,7 @@ import pytest
 import chainer
 import chainer.functions as F
 from chainer.utils.type_check import InvalidType
-from op_harness import check_op
+from op_harness import check_op, on_device
 
 T_LAB = numpy.array([[1, 2], [3, 3]], numpy.int32)
 
@@ -36,8 +36,8 @@ def _ref(xs, reduce, in_len=None, lab_len=None):
 @pytest.mark.parametrize('reduce', ['mean', 'no'])
 def test_ctc(reduce):
     def f(*xs):
-        return F.connectionist_temporal_classification(list(xs), T_LAB, 0,
-                                                       reduce=reduce)
+        return F.connectionist_temporal_classification(
+            list(xs), on_device(T_LAB), 0, reduce=reduce)
     check_op(f, lambda rng, dt: tuple(rng.randn(2, 4).astype(dt)
                                       for _ in range(4)),
              lambda *xs: _ref(xs, reduce), double_backward=False)

@@ -4,7 +4,7 @@ import pytest
 import chainer
 import chainer.functions as F
 from chainer.utils.type_check import InvalidType
-from op_harness import check_op
+from op_harness import check_op, on_device
 
 F_ = F.discriminative_margin_based_clustering_loss
 LAB = numpy.array([[[1, 1, 0], [2, 2, 1]], [[0, 2, 2], [3, 2, 0]]], numpy.int32)
@@ -36,7 +36,7 @@ def _ref(emb, lab, dv, dd, m, norm, alpha=1., beta=1., gamma=1e-3):
 
 @pytest.mark.parametrize('norm', [1, 2])
 def test_discriminative_loss(norm):
-    check_op(lambda e: F_(e, LAB, 0.5, 1.5, 2, norm, 2., 3., 0.1),
+    check_op(lambda e: F_(e, on_device(LAB), 0.5, 1.5, 2, norm, 2., 3., 0.1),
              lambda rng, dt: (rng.randn(2, 2, 2, 3).astype(dt),),
              lambda e: _ref(e, LAB, 0.5, 1.5, 2, norm, 2., 3., 0.1),
              fwd_tol={numpy.float16: dict(atol=2e-2, rtol=2e-2)},

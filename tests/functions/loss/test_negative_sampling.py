@@ -3,7 +3,7 @@ import pytest
 
 import chainer.functions as F
 from chainer.utils.type_check import InvalidType
-from op_harness import check_op
+from op_harness import check_op, on_device
 
 T = numpy.array([1, -1, 0], numpy.int32)
 NEG = numpy.array([[2, 3], [0, 1], [3, 3]], numpy.int32)
@@ -24,7 +24,8 @@ def _ref(x, W, reduce):
 
 @pytest.mark.parametrize('reduce', ['sum', 'no'])
 def test_negative_sampling(reduce):
-    check_op(lambda x, W: F.negative_sampling(x, T, W, _sampler, 2, reduce),
+    check_op(lambda x, W: F.negative_sampling(x, on_device(T), W, _sampler,
+                                              2, reduce),
              lambda rng, dt: (rng.randn(3, 4).astype(dt),
                               rng.randn(5, 4).astype(dt)),
              lambda x, W: _ref(x, W, reduce))

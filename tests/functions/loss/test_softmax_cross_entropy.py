@@ -4,7 +4,7 @@ import pytest
 import chainer
 import chainer.functions as F
 from chainer.functions.loss import softmax_cross_entropy as sce_mod
-from op_harness import check_op
+from op_harness import check_op, on_device
 
 
 def _log_softmax(x):
@@ -39,16 +39,20 @@ def test_forward_backward(t, kw):
     shape = (t.shape[0], 3) + t.shape[1:]
     cw = kw.get('class_weight')
 
+    def dev_kw():
+        # class_weight on the inputs' device (the other options kept)
+        return {k: on_device(v) for k, v in kw.items()}
+
     def f(x):
-        return F.softmax_cross_entropy(x, t, enable_double_backprop=True,
-                                       **kw)
+        return F.softmax_cross_entropy(x, on_device(t),
+                                       enable_double_backprop=True, **dev_kw())
 
     def ref(x):
         return _ref(x, t, kw.get('normalize', True), cw,
                     kw.get('reduce', 'mean'))
     check_op(f, lambda rng, dt: (rng.randn(*shape).astype(dt),), ref)
     # The fast path (no double backprop) gives the same gradient.
-    check_op(lambda x: F.softmax_cross_entropy(x, t, **kw),
+    check_op(lambda x: F.softmax_cross_entropy(x, on_device(t), **dev_kw()),
              lambda rng, dt: (rng.randn(*shape).astype(dt),), None,
              double_backward=False)
 
@@ -90,7 +94,7 @@ def test_soft_target(kw, loss):
         return y if kw else y.mean()
 
     def f(x, t):
-        return F.softmax_cross_entropy(x, t.astype(x.dtype),
+        return F.softmax_cross_entropy(x, on_device(t.astype(x.dtype)),
                                        soft_target_loss=loss,
                                        enable_double_backprop=True, **kw)
     check_op(lambda x: f(x, make(numpy.random.RandomState(0),

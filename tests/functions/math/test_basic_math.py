@@ -10,7 +10,7 @@ import chainer
 import chainer.functions as F
 from chainer.functions.math import basic_math
 from chainer.utils import type_check
-from op_harness import check_op, uniform
+from op_harness import check_op, on_device, uniform
 
 V = chainer.as_variable  # forward checks call the op on raw arrays
 
@@ -79,10 +79,10 @@ def test_const_var(name, op, c):
 def test_var_ndarray(name, op):
     # An ndarray operand is a constant (it takes the variable's dtype).
     c = numpy.array([[0.75, 1.5]])  # float64, broadcast
-    check_op(lambda a: op(V(a), c), lambda rng, dt: (_pos(rng, dt),),
-             lambda a: op(a, c))
-    check_op(lambda a: op(c, V(a)), lambda rng, dt: (_pos(rng, dt),),
-             lambda a: op(c, a))
+    check_op(lambda a: op(V(a), on_device(c)),
+             lambda rng, dt: (_pos(rng, dt),), lambda a: op(a, c))
+    check_op(lambda a: op(on_device(c), V(a)),
+             lambda rng, dt: (_pos(rng, dt),), lambda a: op(c, a))
 
 
 @pytest.mark.parametrize('name,op', BINARY)
@@ -133,7 +133,8 @@ def test_matmul(shapes):
 
 def test_rmatmul_with_ndarray():
     m = numpy.arange(6.).reshape(3, 2)
-    check_op(lambda a: m @ V(a), lambda rng, dt: (uniform(rng, (2, 2), dt),),
+    check_op(lambda a: on_device(m) @ V(a),
+             lambda rng, dt: (uniform(rng, (2, 2), dt),),
              lambda a: m @ a)
 
 

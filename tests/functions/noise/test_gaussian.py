@@ -4,13 +4,14 @@ import pytest
 import chainer
 import chainer.functions as F
 from chainer.utils.type_check import InvalidType
-from op_harness import check_op
+from op_harness import check_op, on_device
 
 
 @pytest.mark.parametrize('shape', [(3, 2), ()])
 def test_gaussian_with_fixed_eps(shape):
     eps = numpy.random.RandomState(1).randn(*shape)
-    check_op(lambda m, v: F.gaussian(m, v, eps=numpy.asarray(eps, m.dtype)),
+    check_op(lambda m, v: F.gaussian(
+        m, v, eps=on_device(numpy.asarray(eps, m.dtype))),
              lambda rng, dt: (numpy.asarray(rng.randn(*shape), dt),
                               numpy.asarray(rng.randn(*shape), dt)),
              lambda m, v: m + numpy.exp(v / 2) * eps)

@@ -4,7 +4,7 @@ import pytest
 import chainer
 import chainer.functions as F
 from chainer import testing
-from op_harness import check_op
+from op_harness import check_op, on_device
 
 
 def _renorm_ref(x, g, b, rm, rv, rmax, dmax, eps=2e-5):
@@ -31,9 +31,9 @@ def test_batch_renormalization(shape):
                 .astype(dt), rng.randn(c).astype(dt))
 
     def f(x, g, b):
+        rm_x, rv_x = on_device(rm.astype(x.dtype), rv.astype(x.dtype))
         return F.batch_renormalization(
-            x, g, b, 1.2, 0.1, running_mean=rm.astype(x.dtype),
-            running_var=rv.astype(x.dtype))
+            x, g, b, 1.2, 0.1, running_mean=rm_x, running_var=rv_x)
 
     check_op(f, make, lambda x, g, b: _renorm_ref(x, g, b, rm, rv, 1.2, 0.1),
              bwd_tol={numpy.float16: dict(atol=1e-1, rtol=1e-1)})

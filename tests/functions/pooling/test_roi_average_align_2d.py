@@ -4,7 +4,7 @@ import pytest
 import chainer
 import chainer.functions as F
 from chainer.utils.type_check import InvalidType
-from op_harness import check_op, uniform
+from op_harness import check_op, on_device, uniform
 from roi_ref import ALIGN_ROIS, ROI_INDICES, align_ref, chainer_inputs
 
 # F.roi_average_align_2d of Chainer 7.8.1 on the inputs of chainer_inputs(), with
@@ -31,7 +31,8 @@ def test_roi_average_align_2d(ratio):
     # The samples of the last RoI beyond the map are skipped (an output
     # with no sample inside is 0).
     check_op(lambda x: F.roi_average_align_2d(
-        x, ALIGN_ROIS.astype(x.dtype), ROI_INDICES, (2, 3), 0.9, ratio),
+        x, *on_device(ALIGN_ROIS.astype(x.dtype), ROI_INDICES), (2, 3), 0.9,
+        ratio),
         lambda rng, dt: (uniform(rng, (2, 2, 5, 4), dt),),
         lambda x: align_ref(x, ALIGN_ROIS, ROI_INDICES, (2, 3), 0.9, ratio,
                             'avg'), eps=1e-3)

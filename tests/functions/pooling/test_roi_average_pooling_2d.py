@@ -4,7 +4,7 @@ import pytest
 import chainer
 import chainer.functions as F
 from chainer.utils.type_check import InvalidType
-from op_harness import check_op, uniform
+from op_harness import check_op, on_device, uniform
 from roi_ref import POOL_ROIS, ROI_INDICES, chainer_inputs, pool_ref
 
 # F.roi_average_pooling_2d of Chainer 7.8.1 on the inputs of
@@ -20,7 +20,7 @@ CHAINER_OUT = [
 def test_roi_average_pooling_2d():
     # The last RoI lies outside the map: its empty bins give 0.
     check_op(lambda x: F.roi_average_pooling_2d(
-        x, POOL_ROIS.astype(x.dtype), ROI_INDICES, (2, 3), 0.9),
+        x, *on_device(POOL_ROIS.astype(x.dtype), ROI_INDICES), (2, 3), 0.9),
         lambda rng, dt: (uniform(rng, (2, 2, 5, 4), dt),),
         lambda x: pool_ref(x, POOL_ROIS, ROI_INDICES, (2, 3), 0.9,
                            lambda v: v.mean(-1), 0.))

@@ -4,7 +4,7 @@ import pytest
 import chainer
 import chainer.functions as F
 from chainer.utils.type_check import InvalidType
-from op_harness import check_op
+from op_harness import check_op, on_device
 from roi_ref import (ALIGN_ROIS, ROI_INDICES, align_ref, chainer_inputs,
                      distinct)
 
@@ -32,7 +32,8 @@ def test_roi_max_align_2d(ratio):
     # The samples of the last RoI beyond the map are skipped (an output
     # with no sample inside is -inf (no sample inside)).
     check_op(lambda x: F.roi_max_align_2d(
-        x, ALIGN_ROIS.astype(x.dtype), ROI_INDICES, (2, 3), 0.9, ratio),
+        x, *on_device(ALIGN_ROIS.astype(x.dtype), ROI_INDICES), (2, 3), 0.9,
+        ratio),
         lambda rng, dt: (distinct(rng, (2, 2, 5, 4), dt),),
         lambda x: align_ref(x, ALIGN_ROIS, ROI_INDICES, (2, 3), 0.9, ratio,
                             'max'), eps=1e-3)

@@ -4,7 +4,7 @@ import pytest
 import chainer
 import chainer.functions as F
 from chainer.utils.type_check import InvalidType
-from op_harness import check_op
+from op_harness import check_op, on_device
 from roi_ref import (POOL_ROIS, ROI_INDICES, chainer_inputs, distinct,
                      pool_ref)
 
@@ -29,8 +29,8 @@ def test_roi_max_pooling_2d():
     x16 = distinct(numpy.random.RandomState(0), (2, 2, 5, 4), numpy.float16)
     assert numpy.isinf(f(x16).array[3]).all()
     ok = POOL_ROIS[:3]
-    check_op(lambda x: F.roi_max_pooling_2d(x, ok.astype(x.dtype),
-                                            ROI_INDICES[:3], (2, 3), 0.9),
+    check_op(lambda x: F.roi_max_pooling_2d(
+        x, *on_device(ok.astype(x.dtype), ROI_INDICES[:3]), (2, 3), 0.9),
              lambda rng, dt: (distinct(rng, (2, 2, 5, 4), dt),),
              lambda x: ref(x)[:3], eps=1e-3)
 

@@ -4,7 +4,7 @@ import pytest
 import chainer
 import chainer.functions as F
 from chainer.utils.type_check import InvalidType
-from op_harness import check_op
+from op_harness import check_op, on_device
 from roi_ref import distinct, pool_ref
 
 # F.roi_pooling_2d of Chainer 7.8.1 on the inputs of _chainer_inputs().
@@ -33,7 +33,8 @@ ROIS = numpy.array([[1, 0.25, 0.25, 4.625, 3.875],
 
 def test_roi_pooling_2d():
     boxes = ROIS[:, [2, 1, 4, 3]]
-    check_op(lambda x: F.roi_pooling_2d(x, ROIS.astype(x.dtype), 2, 3, 0.9),
+    check_op(lambda x: F.roi_pooling_2d(x, on_device(ROIS.astype(x.dtype)),
+                                        2, 3, 0.9),
              lambda rng, dt: (distinct(rng, (2, 2, 5, 4), dt),),
              lambda x: pool_ref(x, boxes, ROIS[:, 0].astype(int), (2, 3), 0.9,
                                 lambda v: v.max(-1), 0., plus=1), eps=1e-3)

@@ -3,7 +3,7 @@ import pytest
 
 import chainer.functions as F
 from chainer.utils.type_check import InvalidType
-from op_harness import check_op
+from op_harness import check_op, on_device
 
 
 def test_upsampling_2d_values():
@@ -22,7 +22,7 @@ def test_upsampling_2d_gradients():
     rng = numpy.random.RandomState(1)
     base = rng.permutation(48).reshape(1, 3, 4, 4).astype(numpy.float32)
     _, idx = F.max_pooling_2d(base, 2, return_indices=True)
-    check_op(lambda x: F.upsampling_2d(x, idx, 2, outsize=(4, 4)),
+    check_op(lambda x: F.upsampling_2d(x, on_device(idx), 2, outsize=(4, 4)),
              lambda rng, dt: (rng.uniform(-1, 1, (1, 3, 2, 2)).astype(dt),))
 
 
