@@ -6,6 +6,8 @@ The ``4 * units`` channels of ``x`` interleave the gates: viewed as
 layout of Chainer, so weights trained with it give the same numbers).
 """
 
+import numpy
+
 import chainer
 from chainer import backend
 from chainer.function_node import FunctionNode
@@ -14,6 +16,53 @@ from chainer.functions._errors import check_same_dtype, invalid_type
 
 def _sigmoid(xp, x):
     return xp.tanh(x * 0.5) * 0.5 + 0.5  # no overflow for large |x|
+
+
+# On CuPy a step is one kernel each way, as the NumPy path's arithmetic
+# (in float32 for float16, in float64 for float64): the gates of cell item
+# (b, u, r) sit at x[((b U + u) 4 + k) R + r] for k = a, i, f, o (R: the
+# items of the trailing axes); the backward recomputes them from x.
+_CELL = '''
+    const ptrdiff_t base = (i / R) * 4 * R + i % R;
+    const CT a = tanh((CT)x[base]);
+    const CT ig = tanh((CT)x[base + R] * (CT)0.5) * (CT)0.5 + (CT)0.5;
+    const CT fg = tanh((CT)x[base + 2 * R] * (CT)0.5) * (CT)0.5 + (CT)0.5;
+    const CT og = tanh((CT)x[base + 3 * R] * (CT)0.5) * (CT)0.5 + (CT)0.5;
+    const T c_t = (T)(a * ig + fg * (CT)c_prev);
+    const CT tc = tanh((CT)c_t);
+'''
+_FORWARD = _CELL + '''
+    c = c_t;
+    h = (T)(og * tc);
+'''
+_BACKWARD = _CELL + '''
+    const CT gt = (CT)gc + (CT)gh * og * ((CT)1 - tc * tc);
+    gc_prev = (T)(gt * fg);
+    gx[base] = (T)(gt * ig * ((CT)1 - a * a));
+    gx[base + R] = (T)(gt * a * (ig * ((CT)1 - ig)));
+    gx[base + 2 * R] = (T)(gt * (CT)c_prev * (fg * ((CT)1 - fg)));
+    gx[base + 3 * R] = (T)((CT)gh * tc * (og * ((CT)1 - og)));
+'''
+
+
+def _cell_kernel(backward, dtype):
+    from chainer.backends import cuda
+    ct = 'double' if dtype == 'float64' else 'float'
+    if backward:
+        return cuda.elementwise(
+            'raw T x, T c_prev, T gc, T gh, int64 R', 'T gc_prev, raw T gx',
+            _BACKWARD.replace('CT', ct), 'chainer_lstm_bwd_' + ct)
+    return cuda.elementwise(
+        'raw T x, T c_prev, int64 R', 'T c, T h',
+        _FORWARD.replace('CT', ct), 'chainer_lstm_fwd_' + ct)
+
+
+def _items(x):
+    """The items of the trailing axes (R above)."""
+    r = 1
+    for n in x.shape[2:]:
+        r *= n
+    return r
 
 
 def _gates(x, n_gates):
@@ -78,6 +127,13 @@ class LSTM(FunctionNode):
             raise invalid_type(self, 'x.shape[0] <= c.shape[0]',
                                '{} > {}'.format(b, len(c_prev)))
         xp = backend.get_array_module(x)
+        if xp is not numpy and x.dtype == c_prev.dtype:
+            self._cache = None
+            c, h = _cell_kernel(False, x.dtype.name)(
+                xp.ascontiguousarray(x), c_prev[:b], _items(x))
+            if b < len(c_prev):
+                c = xp.concatenate([c, c_prev[b:]], axis=0)
+            return c, h
         a, i, f, o = _gates(x, 4)
         a = xp.tanh(a)
         i, f, o = _sigmoid(xp, i), _sigmoid(xp, f), _sigmoid(xp, o)
@@ -101,10 +157,19 @@ class LSTM(FunctionNode):
         xp = backend.get_array_module(x.array)
         gc = None if gc is None else gc.array
         gh = None if gh is None else gh.array
-        a, i, f, o, tanh_c = self._cache
-        gc_prev, g_gates = _lstm_grads(
-            a, i, f, o, c_prev.array[:b], tanh_c,
-            None if gc is None else gc[:b], gh)
+        if self._cache is None:  # CuPy: one kernel
+            x_a, cp = xp.ascontiguousarray(x.array), c_prev.array[:b]
+            gx, gc_prev = xp.empty_like(x_a), xp.empty_like(cp)
+            _cell_kernel(True, x.dtype.name)(
+                x_a, cp, xp.zeros_like(cp) if gc is None else gc[:b],
+                xp.zeros_like(cp) if gh is None else gh, _items(x_a),
+                gc_prev, gx)
+            g_gates = None
+        else:
+            a, i, f, o, tanh_c = self._cache
+            gc_prev, g_gates = _lstm_grads(
+                a, i, f, o, c_prev.array[:b], tanh_c,
+                None if gc is None else gc[:b], gh)
         ret = []
         if 0 in indexes:
             if b < n:
@@ -114,6 +179,7 @@ class LSTM(FunctionNode):
             ret.append(chainer.Variable(gc_prev))
         if 1 in indexes:
             ret.append(chainer.Variable(
+                gx if g_gates is None else
                 xp.stack(g_gates, axis=2).reshape(x.shape)))
         return tuple(ret)
 
