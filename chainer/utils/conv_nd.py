@@ -27,6 +27,8 @@ except ImportError:  # pragma: no cover - a build without one: NumPy alone
 # they run in the calling thread: measured on 2 cores, BLAS's own threads
 # still spin after each GEMM, and a second thread of ours made the ResNet
 # block, DCGAN deconvolution and LeNet steps 3-20% slower, not faster.
+# The convolutions, whose products run on chainer-ng's threads instead
+# (chainer.utils._blas), split their loops while they run.
 DEFAULT_THREADS = 1
 if _loops is not None:
     _loops.set_threads(DEFAULT_THREADS)

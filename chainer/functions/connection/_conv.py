@@ -20,6 +20,7 @@ import numpy
 from chainer import backend
 from chainer.functions._errors import (check_same_dtype, invalid_type, output_size_error)
 from chainer.functions.connection import _winograd
+from chainer.utils import _blas
 from chainer.utils import get_conv_outsize
 from chainer.utils import conv_nd
 from chainer.utils.conv_nd import as_tuple, col2im_add, im2col_view
@@ -179,16 +180,17 @@ def _whole_batch_y(xp, col, W2, n, outs):
     against the channels make a channels-last y, returned as an (n, c,
     *outs) view (no transposing copy; elementwise ops and pooling keep or
     shrink that layout before anything copies it)."""
-    y = xp.matmul(col.T, W2.T)
+    y = _blas.matmul(col.T, W2.T) if xp is numpy else xp.matmul(col.T, W2.T)
     return xp.moveaxis(y.reshape((n,) + outs + (len(W2),)), -1, 1)
 
 
 def _conv_chunk(xp, y, W2, s, e, col):
     """``y[s:e] = W2 col`` for one chunk of samples."""
+    mm = _blas.matmul if xp is numpy else xp.matmul
     if e - s == 1:
-        xp.matmul(W2, col, out=y[s].reshape(len(W2), -1))
+        mm(W2, col, out=y[s].reshape(len(W2), -1))
     else:
-        _store(y, s, e, xp.matmul(W2, col))
+        _store(y, s, e, mm(W2, col))
 
 
 class _FilterGrad:
@@ -204,12 +206,13 @@ class _FilterGrad:
     def add(self, s, e, col):
         xp = self.xp
         g = _batch_inner(xp, self.gy, s, e)
+        mm = _blas.matmul if xp is numpy else xp.matmul
         if self.gWT is None:
-            self.gWT = xp.matmul(col, g.T)
+            self.gWT = mm(col, g.T)
         else:
             if self.tmp is None:
                 self.tmp = xp.empty_like(self.gWT)
-            xp.matmul(col, g.T, out=self.tmp)
+            mm(col, g.T, out=self.tmp)
             self.gWT += self.tmp
 
     def result(self, c, ksize):
@@ -256,6 +259,7 @@ def _grad_w_plain(x, gy, ksize, stride, pad, dilate):
     return gW.result(x.shape[1], ksize)
 
 
+@_blas.loops_split
 def conv_and_grad_w(x, W, gy, stride, pad, dilate, cover_all, outs):
     """``conv_forward(x, W)`` and ``conv_grad_w(x, gy)`` (no groups) from
     one pass over the windows of ``x``: the input and filter gradients of a
@@ -310,7 +314,8 @@ def _deconv_plain(x, W, b, stride, pad, outsize, dilate):
     for s in range(0, n, step):
         e = min(n, s + step)
         col = buf[:rows * (e - s) * cols].reshape(rows, -1)
-        xp.matmul(WT, _batch_inner(xp, x, s, e), out=col)
+        (_blas.matmul if xp is numpy else xp.matmul)(
+            WT, _batch_inner(xp, x, s, e), out=col)
         col = col.reshape((out_c,) + ksize + (e - s,) + dims)
         if native:  # the sums written straight into y
             conv_nd._loops.col2im_2d(y[s:e], col, geom)
@@ -374,6 +379,7 @@ def _columns_nk(xp, x, ksize, stride, pad, dilate, cover_all, outs, groups):
     return col.reshape(groups, n * size_of_shape(outs), -1), outs
 
 
+@_blas.loops_split
 def conv_forward(x, W, b, stride, pad, dilate, groups, cover_all,
                  outs=None):
     """``y[n, o, p] = sum_k W[o, k] col[k, p, n] (+ b[o])``."""
@@ -404,6 +410,7 @@ def conv_forward(x, W, b, stride, pad, dilate, groups, cover_all,
     return y
 
 
+@_blas.loops_split
 def conv_grad_w(x, gy, ksize, stride, pad, dilate, groups):
     """The filter gradient ``gW[o, k] = sum_{n, p} gy[n, o, p] col[n, p, k]``.
     """
@@ -427,6 +434,7 @@ def conv_grad_w(x, gy, ksize, stride, pad, dilate, groups):
     return gW.reshape((out_c, c // groups) + tuple(ksize))
 
 
+@_blas.loops_split
 def deconv_forward(x, W, b, stride, pad, outsize, dilate, groups):
     """The adjoint of :func:`conv_forward` in ``x`` (a transposed conv)."""
     xp = backend.get_array_module(x)

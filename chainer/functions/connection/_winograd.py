@@ -23,7 +23,12 @@ Without the C loops, or where it does not pay (below), the im2col path of
 ``_conv`` runs instead.  Tiles of a whole chunk of samples go through
 memory (4 times the image, each way, for 2x2 output tiles); smaller chunks,
 to stay in the cache, measured slower (the GEMMs per chunk wait for BLAS's
-threads).
+threads).  The products of a chunk go to chainer-ng's threads, positions
+taken in turn, each with a one-thread OpenBLAS (:mod:`chainer.utils._blas`),
+and the tile loops split while a convolution runs: the ResNet block's step
+(32/64/64/32x32, forward and backward of two convolutions with batch
+normalization) went from 72 to 54 ms on 2 cores, alternated with PyTorch's
+(55 ms).
 """
 
 import functools
@@ -31,6 +36,7 @@ import functools
 import numpy
 
 from chainer.functions.connection import _conv
+from chainer.utils import _blas
 from chainer.utils import conv_nd
 
 # G of the filter transform U = G g G^T (and of its adjoint G^T dU G), for
@@ -127,6 +133,14 @@ def _blocks(buf, start, positions, rows, cols):
         :, :rows * cols].reshape(positions, rows, cols)
 
 
+def _chunk_samples(x, out_c, tiles, positions):
+    """Samples per chunk of :func:`_chunked`."""
+    n, c = x.shape[:2]
+    per = tiles[0] * tiles[1]
+    return _conv._chunk(numpy, n, positions * per * (c + out_c) * x.itemsize,
+                        CHUNK_BYTES)
+
+
 def _chunked(x, out_c, tiles, positions):
     """``(s, e, V, M)`` for each chunk of samples ``s .. e - 1``: views of
     one buffer (``_conv``'s pool, so it stays mapped from call to call)
@@ -134,8 +148,7 @@ def _chunked(x, out_c, tiles, positions):
     (positions, out_c, t)`` of ``t`` tiles."""
     n, c = x.shape[:2]
     per = tiles[0] * tiles[1]
-    step = _conv._chunk(numpy, n, positions * per * (c + out_c) * x.itemsize,
-                        CHUNK_BYTES)
+    step = _chunk_samples(x, out_c, tiles, positions)
     size = positions * (_stride(c, per * step, x.itemsize) +
                         _stride(out_c, per * step, x.itemsize))
     buf = _conv._buffer(numpy, size, x.dtype)
@@ -188,10 +201,23 @@ def conv(x, W, b, pad, m=None):
         b = numpy.ascontiguousarray(b, x.dtype)
     for s, e, V, M in _chunked(x, out_c, (th, tw), positions):
         conv_nd._loops.winograd_input(V, x[s:e], tuple(pad) + (th, tw))
-        for p in range(positions):
-            numpy.matmul(U[p], V[p], out=M[p])
+        _blas.run(_products(positions, lambda p: numpy.matmul(
+            U[p], V[p], out=M[p])))
         conv_nd._loops.winograd_output(y[s:e], M, b)
     return y
+
+
+def _products(positions, product):
+    """The products of every position, as one part per thread of
+    :func:`_blas.run` (positions taken in turn)."""
+    n = _blas.threads()
+
+    def part(k):
+        def run():
+            for p in range(k, positions, n):
+                product(p)
+        return run
+    return [part(k) for k in range(n)]
 
 
 def deconv(x, W, b, pad, m=None):
@@ -210,18 +236,20 @@ def grad_w(x, gy, pad, m=None):
     out_c = gy.shape[1]
     th, tw = _tiles(gy.shape[2:], m)
     dU = numpy.empty((positions, out_c, c), x.dtype)
-    tmp = None
+    tmp = numpy.empty((positions, out_c, c), x.dtype) \
+        if len(x) > _chunk_samples(x, out_c, (th, tw), positions) else None
+
+    def product(p, first):
+        if first:
+            numpy.matmul(dM[p], V[p].T, out=dU[p])
+        else:
+            numpy.matmul(dM[p], V[p].T, out=tmp[p])
+            dU[p] += tmp[p]
     for s, e, V, dM in _chunked(x, out_c, (th, tw), positions):
         conv_nd._loops.winograd_input(V, x[s:e], tuple(pad) + (th, tw))
         conv_nd._loops.winograd_grad(dM, gy[s:e])
-        for p in range(positions):
-            if s == 0:
-                numpy.matmul(dM[p], V[p].T, out=dU[p])
-            else:
-                if tmp is None:
-                    tmp = numpy.empty((out_c, c), x.dtype)
-                numpy.matmul(dM[p], V[p].T, out=tmp)
-                dU[p] += tmp
+        _blas.run(_products(positions, lambda p, first=s == 0: product(
+            p, first)))
     # gW = G^T dU G for each (out_c, c) pair: the adjoint of
     # _filter_tiles' product
     gW = _kron(m, x.dtype).T @ dU.reshape(positions, -1)  # (9, (o, c))

@@ -1,0 +1,175 @@
+"""NumPy's OpenBLAS driven from chainer-ng's own threads.
+
+A GEMM that OpenBLAS splits over its worker threads leaves those workers
+spinning for about 0.1 s afterwards, waiting for the next one: on a machine
+of few cores they hold a core that the C loops' helper threads (the
+Winograd tiles, im2col, col2im) then share, and those loops gain nothing
+from a second thread.  Here a batch of independent products (the positions
+of Winograd tiles, the row blocks of one big product) runs instead on
+chainer-ng's threads, each asking OpenBLAS for one thread of its own
+(``openblas_set_num_threads_local``, OpenBLAS 0.3.27 and later: it changes
+nothing for other threads), so that OpenBLAS's workers stay asleep and the
+loops around the products can split too.
+
+Where NumPy's BLAS is not such an OpenBLAS (or there is one core), or the
+products are few, :func:`run` calls them in turn as before.  Each product is
+computed by the same single-threaded kernel whichever thread runs it, so a
+result does not depend on the split.
+"""
+
+import ctypes
+import functools
+import os
+import queue
+import threading
+
+import numpy
+
+from chainer.utils import conv_nd
+
+_local_threads = None  # openblas_set_num_threads_local, or None
+_threads = 1  # threads for a batch of products (this one included)
+_workers = []
+_lock = threading.Lock()
+
+
+def _cores():
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def _find():
+    """openblas_set_num_threads_local of the OpenBLAS that NumPy loaded."""
+    try:
+        with open('/proc/self/maps') as f:
+            paths = {line.split()[-1] for line in f
+                     if 'openblas' in line and '.so' in line}
+    except OSError:
+        return None
+    for path in sorted(paths):
+        try:
+            f = ctypes.CDLL(path).openblas_set_num_threads_local
+        except (OSError, AttributeError):
+            continue
+        f.restype, f.argtypes = ctypes.c_int, [ctypes.c_int]
+        return f
+    return None
+
+
+def _setup():
+    global _local_threads, _threads
+    _local_threads = _find()
+    _threads = min(_cores(), 2) if _local_threads is not None else 1
+
+
+def _work(tasks):
+    _local_threads(1)
+    while True:
+        job = tasks.get()
+        if job is None:
+            return
+        fn, done, errors = job
+        try:
+            fn()
+        except BaseException as e:  # handed to the caller
+            errors.append(e)
+        done.release()
+
+
+def _helpers(n):
+    with _lock:
+        while len(_workers) < n:
+            tasks = queue.SimpleQueue()
+            t = threading.Thread(target=_work, args=(tasks,), daemon=True,
+                                 name='chainer-blas')
+            t.start()
+            _workers.append(tasks)
+    return _workers[:n]
+
+
+def threads():
+    """How many threads :func:`run` spreads products over (1: in turn)."""
+    return _threads
+
+
+def run(parts):
+    """Calls each of ``parts`` (functions computing products, with NumPy
+    released from the GIL in BLAS), spread over :func:`threads` threads
+    that each keep OpenBLAS to one thread; in turn where that is 1."""
+    n = min(_threads, len(parts))
+    if n <= 1:
+        for fn in parts:
+            fn()
+        return
+    helpers = _helpers(n - 1)
+    errors = []
+    done = threading.Semaphore(0)
+    # part k goes to thread k % n; this thread takes its share last
+    for k, fn in enumerate(parts):
+        if k % n:
+            helpers[k % n - 1].put((fn, done, errors))
+    previous = _local_threads(1)
+    try:
+        for fn in parts[::n]:
+            fn()
+    finally:
+        _local_threads(previous)
+        for k in range(len(parts)):
+            if k % n:
+                done.acquire()
+    if errors:
+        raise errors[0]
+
+
+def loops_split(f):
+    """``f`` with the C loops (``conv_nd._loops``) split over
+    :func:`threads` threads while it runs: for functions whose products go
+    through :func:`run` or :func:`matmul`, so that no BLAS worker spins
+    beside those loops.  (Elsewhere the loops keep
+    ``conv_nd.DEFAULT_THREADS``.)"""
+    loops = conv_nd._loops
+    if loops is None or _threads <= 1:
+        return f
+
+    @functools.wraps(f)
+    def split(*args, **kwargs):
+        loops.set_threads(_threads)
+        try:
+            return f(*args, **kwargs)
+        finally:
+            loops.set_threads(conv_nd.DEFAULT_THREADS)
+    return split
+
+
+# Products smaller than this many multiply-adds run as one NumPy call.
+MIN_SPLIT = 1 << 24
+
+
+def matmul(a, b, out=None):
+    """``numpy.matmul(a, b, out=out)`` of two NumPy matrices, its rows (or,
+    for few rows, its columns) split over :func:`threads` threads."""
+    m, k = a.shape
+    n = b.shape[1]
+    t = _threads
+    if t <= 1 or m * n * k < MIN_SPLIT or not (
+            a.dtype == b.dtype and a.dtype.char in 'fd'):
+        return numpy.matmul(a, b, out=out)
+    if out is None:
+        out = numpy.empty((m, n), a.dtype)
+    if m >= n:
+        bounds = [m * i // t for i in range(t + 1)]
+        parts = [(lambda lo, hi: lambda: numpy.matmul(
+            a[lo:hi], b, out=out[lo:hi]))(lo, hi)
+            for lo, hi in zip(bounds, bounds[1:])]
+    else:
+        bounds = [n * i // t for i in range(t + 1)]
+        parts = [(lambda lo, hi: lambda: numpy.matmul(
+            a, b[:, lo:hi], out=out[:, lo:hi]))(lo, hi)
+            for lo, hi in zip(bounds, bounds[1:])]
+    run(parts)
+    return out
+
+
+_setup()

@@ -1,0 +1,116 @@
+"""chainer.utils._blas: batches of products on chainer-ng's own threads,
+each keeping NumPy's OpenBLAS to one thread; the same numbers as NumPy."""
+
+import threading
+
+import numpy
+import pytest
+
+from chainer.utils import _blas
+from chainer.utils import conv_nd
+
+needs_local = pytest.mark.skipif(
+    _blas._local_threads is None,
+    reason="NumPy's BLAS is not an OpenBLAS with per-thread thread counts")
+
+
+@pytest.fixture(params=[1, 2], ids=['in-turn', 'two-threads'])
+def threads(request, monkeypatch):
+    if request.param > 1 and _blas._local_threads is None:
+        pytest.skip('no per-thread OpenBLAS thread count here')
+    monkeypatch.setattr(_blas, '_threads', request.param)
+    return request.param
+
+
+@pytest.mark.parametrize('dtype', [numpy.float32, numpy.float64])
+@pytest.mark.parametrize('shape', [(300, 200, 400), (40, 300, 2000),
+                                   (2000, 100, 40), (3, 4, 5)])
+def test_matmul_is_numpys(threads, dtype, shape):
+    # OpenBLAS's edge kernels may round a row block's last rows otherwise
+    # (seen in float64), so: NumPy's numbers to rounding, and the same bits
+    # from call to call
+    m, k, n = shape
+    rng = numpy.random.RandomState(0)
+    a = rng.standard_normal((m, k)).astype(dtype)
+    b = rng.standard_normal((k, n)).astype(dtype)
+    tol = dict(rtol=1e-5, atol=1e-5) if dtype == numpy.float32 else \
+        dict(rtol=1e-13, atol=1e-13)
+    got = _blas.matmul(a, b)
+    assert got.dtype == dtype and got.shape == (m, n)
+    numpy.testing.assert_allclose(got, numpy.matmul(a, b), **tol)
+    assert _blas.matmul(a, b).tobytes() == got.tobytes()
+    # transposed operands and a given out, as the convolutions pass them
+    out = numpy.empty((n, m), dtype)
+    assert _blas.matmul(b.T, a.T, out=out) is out
+    numpy.testing.assert_allclose(out, numpy.matmul(b.T, a.T), **tol)
+
+
+def test_matmul_of_other_dtypes_is_numpys(threads):
+    a = numpy.arange(6, dtype=numpy.int64).reshape(2, 3)
+    numpy.testing.assert_array_equal(_blas.matmul(a, a.T), a @ a.T)
+    h = numpy.ones((300, 300), numpy.float16)
+    assert _blas.matmul(h, h).dtype == numpy.float16
+
+
+def test_run_calls_every_part_once(threads):
+    seen = []
+    lock = threading.Lock()
+
+    def part(k):
+        def call():
+            with lock:
+                seen.append((k, threading.get_ident()))
+        return call
+    _blas.run([part(k) for k in range(7)])
+    assert sorted(k for k, _ in seen) == list(range(7))
+    # this thread takes parts 0, n, 2n, ...; helpers the others
+    here = threading.get_ident()
+    assert {k for k, t in seen if t == here} == set(range(0, 7, threads))
+
+
+def test_run_raises_a_parts_error(threads):
+    done = []
+
+    def bad():
+        raise ValueError('part failed')
+    parts = [lambda: done.append(0), bad, lambda: done.append(2),
+             lambda: done.append(3)]
+    with pytest.raises(ValueError, match='part failed'):
+        _blas.run(parts)
+    # in turn it stops there; spread, it comes after every part ended
+    assert sorted(done) == ([0] if threads == 1 else [0, 2, 3])
+
+
+@needs_local
+def test_run_gives_this_thread_its_blas_threads_back(threads):
+    before = _blas._local_threads(3)
+    try:
+        _blas.run([lambda: None] * 4)
+        assert _blas._local_threads(3) == 3
+    finally:
+        _blas._local_threads(before)
+
+
+def test_loops_split_restores_the_default_threads(monkeypatch):
+    calls = []
+
+    class Loops:
+        def set_threads(self, n):
+            calls.append(n)
+    monkeypatch.setattr(conv_nd, '_loops', Loops())
+    monkeypatch.setattr(_blas, '_threads', 2)
+
+    def fails():
+        raise RuntimeError('inside')
+    wrapped = _blas.loops_split(fails)
+    with pytest.raises(RuntimeError, match='inside'):
+        wrapped()
+    assert calls == [2, conv_nd.DEFAULT_THREADS]
+
+
+def test_without_threads_nothing_is_wrapped(monkeypatch):
+    monkeypatch.setattr(_blas, '_threads', 1)
+
+    def f():
+        pass
+    assert _blas.loops_split(f) is f
