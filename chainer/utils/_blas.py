@@ -78,6 +78,15 @@ def _work(tasks):
         done.release()
 
 
+def _forget_helpers():
+    # a forked child has none of its parent's threads: it starts its own
+    _workers.clear()
+
+
+if hasattr(os, 'register_at_fork'):
+    os.register_at_fork(after_in_child=_forget_helpers)
+
+
 def _helpers(n):
     with _lock:
         while len(_workers) < n:
@@ -143,8 +152,9 @@ def loops_split(f):
     return split
 
 
-# Products smaller than this many multiply-adds run as one NumPy call.
-MIN_SPLIT = 1 << 24
+# Products smaller than this many multiply-adds run as one NumPy call (in
+# the calling thread).
+MIN_SPLIT = 1 << 23
 
 
 def matmul(a, b, out=None):
@@ -153,9 +163,14 @@ def matmul(a, b, out=None):
     m, k = a.shape
     n = b.shape[1]
     t = _threads
-    if t <= 1 or m * n * k < MIN_SPLIT or not (
-            a.dtype == b.dtype and a.dtype.char in 'fd'):
+    if t <= 1 or not (a.dtype == b.dtype and a.dtype.char in 'fd'):
         return numpy.matmul(a, b, out=out)
+    if m * n * k < MIN_SPLIT:  # in this thread, waking no BLAS worker
+        previous = _local_threads(1)
+        try:
+            return numpy.matmul(a, b, out=out)
+        finally:
+            _local_threads(previous)
     if out is None:
         out = numpy.empty((m, n), a.dtype)
     if m >= n:

@@ -114,3 +114,23 @@ def test_without_threads_nothing_is_wrapped(monkeypatch):
     def f():
         pass
     assert _blas.loops_split(f) is f
+
+
+@needs_local
+def test_a_forked_child_starts_its_own_helpers(monkeypatch):
+    import multiprocessing
+    monkeypatch.setattr(_blas, '_threads', 2)
+    a = numpy.ones((512, 512), numpy.float32)
+    _blas.matmul(a, a)  # the parent has its helper
+    assert _blas._workers
+    ctx = multiprocessing.get_context('fork')
+    with ctx.Pool(1) as pool:
+        # (a deadlock here: the child waiting on the parent's helper)
+        total = pool.apply_async(_product_total).get(timeout=60)
+    assert total == 512.0 ** 3
+
+
+def _product_total():
+    _blas._threads = 2
+    a = numpy.ones((512, 512), numpy.float32)
+    return float(_blas.matmul(a, a).sum())

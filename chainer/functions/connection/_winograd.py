@@ -182,7 +182,8 @@ def _filter_tiles(W, dtype, m=2):
     g = W.reshape(out_c * c, 9)
     if g.dtype != dtype:
         g = g.astype(dtype)
-    return (_kron(m, dtype) @ g.T).reshape(_positions(m), out_c, c)
+    return _blas.matmul(_kron(m, dtype), g.T).reshape(
+        _positions(m), out_c, c)
 
 
 def conv(x, W, b, pad, m=None):
@@ -252,5 +253,6 @@ def grad_w(x, gy, pad, m=None):
             p, first)))
     # gW = G^T dU G for each (out_c, c) pair: the adjoint of
     # _filter_tiles' product
-    gW = _kron(m, x.dtype).T @ dU.reshape(positions, -1)  # (9, (o, c))
+    gW = _blas.matmul(_kron(m, x.dtype).T,
+                      dU.reshape(positions, -1))  # (9, (o, c))
     return numpy.ascontiguousarray(gW.T).reshape(out_c, c, 3, 3)
