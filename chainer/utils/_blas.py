@@ -155,6 +155,10 @@ def loops_split(f):
 # Products smaller than this many multiply-adds run as one NumPy call (in
 # the calling thread).
 MIN_SPLIT = 1 << 23
+# ... and below this many OpenBLAS takes one thread anyway (its
+# SMP_THRESHOLD_MIN times GEMM_MULTITHREAD_THRESHOLD, 65536 x 4): NumPy
+# alone, without setting the thread count.
+SINGLE = 1 << 18
 
 
 def matmul(a, b, out=None):
@@ -163,9 +167,11 @@ def matmul(a, b, out=None):
     m, k = a.shape
     n = b.shape[1]
     t = _threads
-    if t <= 1 or not (a.dtype == b.dtype and a.dtype.char in 'fd'):
+    work = m * n * k
+    if t <= 1 or work < SINGLE or not (
+            a.dtype == b.dtype and a.dtype.char in 'fd'):
         return numpy.matmul(a, b, out=out)
-    if m * n * k < MIN_SPLIT:  # in this thread, waking no BLAS worker
+    if work < MIN_SPLIT:  # in this thread, waking no BLAS worker
         previous = _local_threads(1)
         try:
             return numpy.matmul(a, b, out=out)

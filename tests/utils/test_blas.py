@@ -134,3 +134,26 @@ def _product_total():
     _blas._threads = 2
     a = numpy.ones((512, 512), numpy.float32)
     return float(_blas.matmul(a, a).sum())
+
+
+def test_products_by_size(monkeypatch):
+    # tiny: NumPy alone; medium: this thread with one OpenBLAS thread;
+    # large: split (and this thread's count given back each time)
+    calls = []
+
+    def local(n):
+        calls.append(n)
+        return 7
+    monkeypatch.setattr(_blas, '_local_threads', local)
+    monkeypatch.setattr(_blas, '_threads', 2)
+    monkeypatch.setattr(_blas, 'run', lambda parts: [f() for f in parts])
+    tiny = numpy.ones((32, 32), numpy.float32)  # 32k multiply-adds
+    _blas.matmul(tiny, tiny)
+    assert calls == []
+    medium = numpy.ones((128, 128), numpy.float32)  # 2M
+    numpy.testing.assert_array_equal(_blas.matmul(medium, medium), 128)
+    assert calls == [1, 7]
+    calls.clear()
+    large = numpy.ones((256, 256), numpy.float32)  # 16M: two row halves
+    numpy.testing.assert_array_equal(_blas.matmul(large, large), 256)
+    assert calls == []  # (run, stubbed here, sets the counts)
