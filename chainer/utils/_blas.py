@@ -12,9 +12,10 @@ nothing for other threads), so that OpenBLAS's workers stay asleep and the
 loops around the products can split too.
 
 Where NumPy's BLAS is not such an OpenBLAS (or there is one core), or the
-products are few, :func:`run` calls them in turn as before.  Each product is
-computed by the same single-threaded kernel whichever thread runs it, so a
-result does not depend on the split.
+products are few, :func:`run` calls them in turn as before.  A product of
+:func:`run` is one BLAS call whichever thread makes it; :func:`matmul`'s
+row blocks may round a last bit otherwise than one call over all rows
+(OpenBLAS's edge kernels, seen in float64), the same from run to run.
 """
 
 import ctypes
@@ -41,14 +42,18 @@ def _cores():
 
 
 def _find():
-    """openblas_set_num_threads_local of the OpenBLAS that NumPy loaded."""
+    """openblas_set_num_threads_local of the OpenBLAS that NumPy loaded
+    (the one in NumPy's wheel, ``numpy.libs``, before any other that the
+    process has, SciPy's say)."""
     try:
         with open('/proc/self/maps') as f:
             paths = {line.split()[-1] for line in f
                      if 'openblas' in line and '.so' in line}
     except OSError:
         return None
-    for path in sorted(paths):
+    own = os.path.dirname(os.path.dirname(numpy.__file__))
+    for path in sorted(paths, key=lambda p: (
+            not p.startswith(os.path.join(own, 'numpy.libs')), p)):
         try:
             f = ctypes.CDLL(path).openblas_set_num_threads_local
         except (OSError, AttributeError):

@@ -6,10 +6,9 @@ The ``4 * units`` channels of ``x`` interleave the gates: viewed as
 layout of Chainer, so weights trained with it give the same numbers).
 """
 
-import numpy
-
 import chainer
 from chainer import backend
+from chainer.backends import cuda
 from chainer.function_node import FunctionNode
 from chainer.functions._errors import check_same_dtype, invalid_type
 
@@ -46,7 +45,6 @@ _BACKWARD = _CELL + '''
 
 
 def _cell_kernel(backward, dtype):
-    from chainer.backends import cuda
     ct = 'double' if dtype == 'float64' else 'float'
     if backward:
         return cuda.elementwise(
@@ -127,7 +125,7 @@ class LSTM(FunctionNode):
             raise invalid_type(self, 'x.shape[0] <= c.shape[0]',
                                '{} > {}'.format(b, len(c_prev)))
         xp = backend.get_array_module(x)
-        if xp is not numpy and x.dtype == c_prev.dtype:
+        if xp is cuda.cupy and x.dtype == c_prev.dtype:
             self._cache = None
             c, h = _cell_kernel(False, x.dtype.name)(
                 xp.ascontiguousarray(x), c_prev[:b], _items(x))
