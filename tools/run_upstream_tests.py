@@ -3,7 +3,7 @@
 Usage::
 
     python tools/run_upstream_tests.py UPSTREAM [--out DIR] [-n N]
-        [--pairwise] [--by-folder] [--] [pytest arguments...]
+        [--pairwise] [--by-folder] [--gpu] [--] [pytest arguments...]
 
 UPSTREAM is a checkout of the chainer/chainer repository: a work tree with
 ``tests/`` and ``setup.cfg``, or a git directory (such as the one the
@@ -12,6 +12,12 @@ unpacked into ``--out``. pytest then runs ``tests/chainer_tests`` from that
 folder, with upstream's ``setup.cfg`` as shipped, on the CPU (``not gpu and
 not cudnn and not ideep and not slow``), so ``import chainer`` is whatever
 this Python has installed.
+
+``--gpu`` runs the GPU tests instead (``gpu and not slow and not
+multi_gpu``, cuDNN ones included), on a machine with CuPy and a GPU: the
+reference list holds CPU ids only, so it prints the outcomes per folder
+(with ``--by-folder``) and writes the ids that did not pass to
+``gpu_not_passed.tsv``.
 
 It writes ``junit.xml`` and ``outcomes.tsv`` (one ``id<TAB>outcome`` a line,
 ids in the form of ``shared/upstream/chainer781_passed_ids.txt.gz``) into
@@ -34,6 +40,7 @@ ROOT = os.path.dirname(HERE)
 REFERENCE = os.path.join(
     ROOT, '..', 'shared', 'upstream', 'chainer781_passed_ids.txt.gz')
 MARKERS = 'not gpu and not cudnn and not ideep and not slow'
+GPU_MARKERS = 'gpu and not slow and not multi_gpu and not ideep'
 
 # NumPy 2 writes scalars as np.float32(1.0); the reference ids were made
 # under NumPy 1, which wrote 1.0.
@@ -106,7 +113,7 @@ def shard_files(tree, jobs):
     return [sorted(paths) for _, paths in shards if paths]
 
 
-def run_pytest(tree, out, jobs, pairwise, extra):
+def run_pytest(tree, out, jobs, pairwise, extra, markers=MARKERS):
     env = dict(os.environ)
     env['PYTHONPATH'] = os.pathsep.join(
         [HERE] + [p for p in [env.get('PYTHONPATH')] if p])
@@ -118,8 +125,11 @@ def run_pytest(tree, out, jobs, pairwise, extra):
         raw = os.path.join(out, 'outcomes.raw.{}'.format(k))
         if os.path.exists(raw):
             os.remove(raw)
-        cmd = [sys.executable, '-m', 'pytest', '-m', MARKERS,
-               '-p', 'no:cacheprovider', '-q', '-rN', '--tb=short',
+        # (pytest-benchmark, where installed, warns under xdist-like
+        # setups, which upstream's filterwarnings = error makes fatal)
+        cmd = [sys.executable, '-m', 'pytest', '-m', markers,
+               '-p', 'no:cacheprovider', '-p', 'no:benchmark', '-q', '-rN',
+               '--tb=short',
                '--continue-on-collection-errors',
                '--junitxml', os.path.join(out, 'junit-{}.xml'.format(k)),
                '-p', '_upstream_outcomes'] + extra + paths
@@ -167,6 +177,23 @@ def folder_of(test_id):
     return parts[1] if len(parts) > 2 else parts[-1]
 
 
+def report_gpu(outcomes, out, by_folder):
+    """Outcomes of a GPU run (no reference: the list is of CPU ids)."""
+    with open(os.path.join(out, 'gpu_not_passed.tsv'), 'w') as f:
+        for test_id in sorted(outcomes):
+            if outcomes[test_id] not in ('passed', 'skipped'):
+                f.write('{}\t{}\n'.format(test_id, outcomes[test_id]))
+    if by_folder:
+        folders = collections.defaultdict(collections.Counter)
+        for test_id, outcome in outcomes.items():
+            folders[folder_of(normalize(test_id))][outcome] += 1
+        for name in sorted(folders):
+            c = folders[name]
+            print('  {:<28} {:>6} passed {:>5} failed {:>5} error {:>6} '
+                  'skipped'.format(name, c['passed'], c['failed'],
+                                   c['error'], c['skipped']))
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     parser.add_argument('upstream')
@@ -176,6 +203,8 @@ def main(argv=None):
     parser.add_argument('--pairwise', action='store_true')
     parser.add_argument('--by-folder', action='store_true')
     parser.add_argument('--reference', default=REFERENCE)
+    parser.add_argument('--gpu', action='store_true',
+                        help='the GPU tests (needs CuPy and a GPU)')
     parser.add_argument('pytest_args', nargs='*')
     args = parser.parse_args(argv)
 
@@ -183,7 +212,8 @@ def main(argv=None):
     out = os.path.abspath(args.out or tempfile.mkdtemp(prefix='upstream-'))
     os.makedirs(out, exist_ok=True)
     tree = prepare(args.upstream, out)
-    raws = run_pytest(tree, out, args.jobs, args.pairwise, args.pytest_args)
+    raws = run_pytest(tree, out, args.jobs, args.pairwise, args.pytest_args,
+                      GPU_MARKERS if args.gpu else MARKERS)
     if not raws:
         print('pytest ran no test (see the pytest-*.log files in {})'.format(
             out))
@@ -197,7 +227,9 @@ def main(argv=None):
         '{} {}'.format(counts[k], k) for k in
         ('passed', 'failed', 'error', 'skipped') if counts[k]))
 
-    if os.path.exists(args.reference):
+    if args.gpu:
+        report_gpu(outcomes, out, args.by_folder)
+    elif os.path.exists(args.reference):
         with gzip.open(args.reference, 'rt') as f:
             # a few lines of the list are pieces of ids that span lines
             # (array reprs); no run can match them

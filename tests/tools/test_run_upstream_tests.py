@@ -48,3 +48,22 @@ def test_normalize_object_addresses():
     a = 'tests.chainer_tests.t.TestA_param_0_{f=<function g at 0x7f57f7a180e0>}::test_b'
     b = 'tests.chainer_tests.t.TestA_param_0_{f=<function g at 0x7fab12>}::test_b'
     assert runner.normalize(a) == runner.normalize(b)
+
+
+def test_gpu_report_by_folder(tmp_path, capsys):
+    outcomes = {
+        'tests.chainer_tests.links_tests.test_a.TestA::test_b': 'passed',
+        'tests.chainer_tests.links_tests.test_a.TestA::test_c': 'failed',
+        'tests.chainer_tests.test_variable.TestV::test_d': 'skipped',
+        'tests.chainer_tests.test_variable.TestV::test_e': 'error',
+    }
+    runner.report_gpu(outcomes, str(tmp_path), by_folder=True)
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split() == ['links_tests', '1', 'passed', '1', 'failed',
+                                '0', 'error', '0', 'skipped']
+    assert lines[1].split() == ['test_variable', '0', 'passed', '0',
+                                'failed', '1', 'error', '1', 'skipped']
+    rows = (tmp_path / 'gpu_not_passed.tsv').read_text().splitlines()
+    assert rows == [
+        'tests.chainer_tests.links_tests.test_a.TestA::test_c\tfailed',
+        'tests.chainer_tests.test_variable.TestV::test_e\terror']
