@@ -201,6 +201,20 @@ def test_debug_mode_detects_nan():
             F.log(x)
 
 
+def test_debug_mode_lets_infinities_pass():
+    # NaN only, as Chainer: log(0) and 1 / 0 are infinities a program may
+    # mean (and their gradients too)
+    x = _v([0., 1.])
+    with chainer.using_config('debug', True):
+        y = F.log(x)
+        assert numpy.isneginf(y.array[0])
+        F.sum(y).backward()
+        assert numpy.isposinf(x.grad[0])
+        with pytest.raises(RuntimeError, match='NaN is detected on forward '
+                                               'computation of sqrt'):
+            F.sqrt(x - 1)
+
+
 def test_int_inputs_pass_through():
     x = Variable(numpy.array([1, 2], numpy.int32))
     y = x * 2

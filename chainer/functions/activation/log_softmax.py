@@ -52,11 +52,40 @@ class LogSoftmax(FunctionNode):
         return _log_softmax(x, self._axis, backend.get_array_module(x)),
 
     def backward(self, indexes, grad_outputs):
+        y, = self.get_retained_outputs()
+        return LogSoftmaxGrad(self._axis).apply((y, grad_outputs[0]))
+
+
+class LogSoftmaxGrad(FunctionNode):
+    """``gx = gy - exp(y) sum(gy)`` (the sum along the axis) from the
+    log-softmax's output ``y``, as one node, so that its own gradients
+    (``-ggx exp(y) sum(gy)`` and ``ggx - sum(ggx exp(y))``) round as
+    Chainer's do."""
+
+    def __init__(self, axis):
+        self.axis = axis
+
+    def forward(self, inputs):
+        self.retain_inputs((0, 1))
+        y, gy = inputs
+        xp = backend.get_array_module(y)
+        return gy - xp.exp(y) * gy.sum(axis=self.axis, keepdims=True),
+
+    def backward(self, indexes, grad_outputs):
+        from chainer.functions.array.broadcast import broadcast_to
         from chainer.functions.math.exponential import exp
         from chainer.functions.math.sum import sum as _sum
-        y, = self.get_retained_outputs()
-        gy, = grad_outputs
-        return gy - exp(y) * _sum(gy, axis=self._axis, keepdims=True),
+        y, gy = self.get_retained_inputs()
+        ggx, = grad_outputs
+        exp_y = exp(y)
+        ret = []
+        if 0 in indexes:
+            gy_sum = broadcast_to(_sum(gy, self.axis, True), gy.shape)
+            ret.append(-ggx * exp_y * gy_sum)
+        if 1 in indexes:
+            a = broadcast_to(_sum(ggx * exp_y, self.axis, True), gy.shape)
+            ret.append(ggx - a)
+        return ret
 
 
 def log_softmax(x, axis=1):

@@ -3,6 +3,7 @@
 import numpy
 
 from chainer import backend
+from chainer import utils
 from chainer.function_node import FunctionNode
 from chainer.functions._errors import check_float
 
@@ -24,8 +25,29 @@ class Sigmoid(FunctionNode):
 
     def backward(self, indexes, grad_outputs):
         y, = self.get_retained_outputs()
+        return SigmoidGrad().apply((y, grad_outputs[0]))
+
+
+class SigmoidGrad(FunctionNode):
+    """``gx = gy y (1 - y)`` from the sigmoid's output ``y``, as one node
+    whose own gradients are ``ggx gy (1 - 2 y)`` and ``ggx y (1 - y)``
+    (so that second derivatives round as Chainer's do)."""
+
+    def forward(self, inputs):
+        self.retain_inputs((0, 1))
+        y, gy = inputs
         # (gy * y) * (1 - y): Chainer's evaluation order, same rounding.
-        return grad_outputs[0] * y * (1 - y),
+        return utils.force_array(gy * y * (y.dtype.type(1) - y)),
+
+    def backward(self, indexes, grad_outputs):
+        y, gy = self.get_retained_inputs()
+        ggx, = grad_outputs
+        ret = []
+        if 0 in indexes:
+            ret.append(ggx * gy * (1 - 2 * y))
+        if 1 in indexes:
+            ret.append(ggx * y * (1 - y))
+        return ret
 
 
 def sigmoid(x):

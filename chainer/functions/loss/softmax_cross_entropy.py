@@ -308,6 +308,50 @@ def softmax_cross_entropy(
     if class_weight is not None and not hasattr(class_weight, 'ndim') and \
             not isinstance(class_weight, chainer.Variable):
         class_weight = numpy.asarray(class_weight)
+    if enable_double_backprop:
+        ta = t.array if isinstance(t, chainer.Variable) else t
+        if getattr(ta, 'dtype', None) is not None and ta.dtype.kind == 'i':
+            return _composed(x, ta, normalize, class_weight, ignore_label,
+                             reduce)
     return SoftmaxCrossEntropy(
         normalize, cache_score, class_weight, ignore_label, reduce,
         soft_target_loss, enable_double_backprop).apply((x, t))[0]
+
+
+def _composed(x, t, normalize, class_weight, ignore_label, reduce):
+    """Hard-label softmax cross entropy as a composition of differentiable
+    functions (``enable_double_backprop=True``), in Chainer's order:
+    ``-log_softmax(x)`` (times the class weights), each label's entry
+    picked, the ignored ones masked, then the mean's division and sum, so
+    that the loss and its derivatives of every order round as Chainer's."""
+    from chainer.functions.activation.log_softmax import log_softmax
+    from chainer.functions.array.broadcast import broadcast_to
+    from chainer.functions.array.reshape import reshape
+    from chainer.functions.array.rollaxis import rollaxis
+    from chainer.functions.array.select_item import select_item
+    from chainer.functions.math.sum import sum as _sum
+    xa = x.array if isinstance(x, chainer.Variable) else x
+    xp = backend.get_array_module(xa)
+    check = SoftmaxCrossEntropy(normalize, True, class_weight, ignore_label,
+                                reduce)
+    _check_types(xa, t, False)
+    check._check_labels(xa, t)
+    loss = -log_softmax(x)
+    if class_weight is not None:
+        shape = [1] * xa.ndim
+        shape[1] = -1
+        weight = xp.asarray(class_weight, xa.dtype).reshape(shape)
+        loss = loss * broadcast_to(weight, xa.shape)
+    in_use = (t != ignore_label).astype(xa.dtype)
+    loss = rollaxis(loss, 1, loss.ndim)
+    loss = reshape(loss, (-1, loss.shape[-1]))
+    labels = xp.where(t == ignore_label, 0, t).ravel() \
+        if ignore_label is not None else t.ravel()
+    loss = select_item(loss, labels)
+    loss = reshape(loss, t.shape)
+    loss = loss * in_use
+    if reduce == 'mean':
+        count = in_use.sum() if normalize else len(xa)
+        count = max(count, 1.)
+        loss = _sum(loss / count)
+    return loss

@@ -210,13 +210,25 @@ def add(*xs):
     array([3., 6.], dtype=float32)
     """
     if len(xs) == 2:
-        return Add().apply(xs)[0]
+        lhs, rhs = xs
+        if isinstance(rhs, Variable):
+            return Add().apply(xs)[0]
+        # as ``lhs + rhs``: a scalar is a constant, an array takes lhs's
+        # dtype (Chainer's F.add)
+        return add_(lhs, rhs)
     if len(xs) == 1:
         from chainer.functions.math.identity import identity
         return identity(xs[0])
     if not xs:
         raise TypeError('F.add: at least one input is needed')
     x0 = xs[0]
+    for i, x in enumerate(xs):
+        if not isinstance(x, Variable) and \
+                not isinstance(x, backend._get_array_types()):
+            raise TypeError(
+                'F.add of {} inputs: xs[{}] is a {}; with more than two, '
+                'each must be a Variable or an array'.format(
+                    len(xs), i, type(x).__name__))
     for i, x in enumerate(xs[1:], 1):
         a0 = x0.array if isinstance(x0, Variable) else x0
         a = x.array if isinstance(x, Variable) else x
@@ -464,10 +476,12 @@ class PowVarConstGrad(FunctionNode):
         ggx, = grad_outputs
         c = self.value
         ret = []
+        # products in Chainer's order (left to right), so that second
+        # derivatives round as its do
         if 0 in indexes:
-            ret.append(PowVarConstGrad(c - 1).apply((x, gy * ggx))[0] * c)
+            ret.append(ggx * c * gy * (c - 1) * x ** (c - 2))
         if 1 in indexes:
-            ret.append(PowVarConstGrad(c).apply((x, ggx))[0])
+            ret.append(ggx * c * x ** (c - 1))
         return ret
 
 

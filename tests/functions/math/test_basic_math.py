@@ -473,3 +473,24 @@ def test_mixed_dtypes_promote_without_type_check():
         assert F.maximum(a, b).dtype == numpy.float64
     with pytest.raises(chainer.utils.type_check.InvalidType):
         a * b
+
+
+@pytest.mark.parametrize('rhs', [2.0, 3, numpy.float64(1.5), numpy.array(2.0),
+                                 numpy.array([1, 2], numpy.int32),
+                                 numpy.array([1., 2.])])
+def test_add_function_takes_constants_as_the_operator(rhs):
+    # F.add(x, c) is x + c: a scalar is a constant, an array takes x's
+    # dtype (Chainer's F.add)
+    x = chainer.Variable(numpy.array([1., 2.], numpy.float32))
+    y = F.add(x, rhs)
+    assert y.dtype == numpy.float32
+    numpy.testing.assert_array_equal(y.array, (x + rhs).array)
+    y.grad = numpy.array([1., -2.], numpy.float32)
+    y.backward()
+    numpy.testing.assert_array_equal(x.grad, [1., -2.])
+
+
+def test_add_of_several_refuses_a_scalar():
+    x = numpy.ones(2, numpy.float32)
+    with pytest.raises(TypeError, match=r'xs\[2\] is a float'):
+        F.add(x, x, 1.0)
