@@ -202,11 +202,35 @@ class _CheckBackward:
         if size == 0:
             return d
         sq = xp.square(d)
-        return xp.copysign(xp.sqrt(0.99 * sq / sq.sum() + 0.01 / size), d)
+        # (0.99 / |d|^2) * d^2: Chainer's rounding, so that the directions
+        # (and the numbers of a failure's report) are its to the last bit
+        return xp.copysign(xp.sqrt((0.99 / sq.sum()) * sq + 0.01 / size), d)
 
 
 def _filter_list(lst, ignore):
     return [x for x, skip in zip(lst, ignore) if not skip]
+
+
+def _check_grad_outputs(ys, y_grad):
+    """Each output gradient has its output's shape and dtype (None stands
+    for any), and there is one per output: else Chainer's ValueError, which
+    lists both sides."""
+    def layout(arrays):
+        return ', '.join('{}:{}'.format(a.shape, a.dtype.name)
+                         for a in arrays if a is not None)
+    if len(y_grad) != len(ys):
+        problem = ('Output gradients must contain equally as many elements '
+                   'as the number of output elements.')
+    elif any(g is not None and (g.shape != y.shape or g.dtype != y.dtype)
+             for y, g in zip(ys, y_grad)):
+        problem = ('Shapes and/or dtypes of outputs and output gradients do '
+                   'not match.')
+    else:
+        return
+    raise ValueError(
+        '{}\nOutput shapes and dtypes         : {}\n'
+        'Output gradient shapes and dtypes: {}'.format(
+            problem, layout([y.array for y in ys]), layout(y_grad)))
 
 
 def check_backward(func, x_data, y_grad, params=(), eps=1e-3, atol=1e-5,
@@ -279,10 +303,7 @@ def check_backward(func, x_data, y_grad, params=(), eps=1e-3, atol=1e-5,
     else:
         y_grad = tuple(g if g is None or backend.is_gpu_array(g)
                        else numpy.asarray(g) for g in _as_tuple(y_grad))
-        if len(y_grad) != len(ys):
-            raise ValueError(
-                'check_backward: func returned {} outputs but y_grad has {} '
-                'entries'.format(len(ys), len(y_grad)))
+        _check_grad_outputs(ys, y_grad)
 
     targets = list(_filter_list(xs, no_grads)) + list(params)
     skipped = [x for x, skip in zip(xs, no_grads)

@@ -1,3 +1,4 @@
+import re
 import warnings
 
 import numpy
@@ -261,3 +262,30 @@ def test_check_backward_numerical_pass_promotes_mixed_dtypes():
     gradient_check.check_backward(
         lambda a, b: F.cast(b, 'f') * a + a, (x, t),
         numpy.ones(2, numpy.float32), dtype=numpy.float64)
+
+
+@pytest.mark.parametrize('gy,problem,got', [
+    (numpy.ones(3, numpy.float64), 'Shapes and/or dtypes', r'\(3,\):float64'),
+    (numpy.ones((3, 1), numpy.float32), 'Shapes and/or dtypes',
+     r'\(3, 1\):float32'),
+    ((numpy.ones(3, numpy.float32),) * 2, 'as many elements',
+     r'\(3,\):float32, \(3,\):float32'),
+])
+def test_grad_outputs_must_match_the_outputs(gy, problem, got):
+    # Chainer's ValueError, both sides listed (a broadcastable y_grad would
+    # otherwise check another gradient than the one asked for)
+    x = numpy.array([0.5, 1., 2.], numpy.float32)
+    with pytest.raises(ValueError, match=problem) as e:
+        gradient_check.check_backward(F.exp, x, gy)
+    assert re.search('Output shapes and dtypes         : '
+                     r'\(3,\):float32\nOutput gradient shapes and dtypes: ' +
+                     got + '$', str(e.value))
+
+
+def test_directions_round_as_chainers():
+    # Chainer 7.8.1's unit vector for numpy.random.seed(11) and 5 items
+    numpy.random.seed(11)
+    d = gradient_check._CheckBackward._sample_unit_vector(5, numpy)
+    assert d.tolist() == [0.5411636981626913, -0.09888029313880113,
+                          -0.1559299166642133, -0.8191726789207662,
+                          -0.04479422528106763]
