@@ -13,7 +13,8 @@ class Exp(FunctionNode):
         return 'exp'
 
     def forward(self, inputs):
-        check_float(self, inputs[0])
+        # (Chainer's Exp names its input in_types[0] in the message)
+        check_float(self, inputs[0], 'in_types[0]')
         self.retain_outputs((0,))
         return _xp(inputs[0]).exp(inputs[0]),
 

@@ -41,7 +41,7 @@ class LocalResponseNormalization(FunctionNode):
     def forward(self, inputs):
         self.retain_inputs((0,))
         x, = inputs
-        check_float(self, x)
+        check_float(self, x, 'in_types[0]')  # Chainer's name
         if x.ndim < 2:
             raise invalid_type(self, 'x.ndim >= 2', '{} < 2'.format(x.ndim))
         xp = backend.get_array_module(x)
