@@ -492,6 +492,16 @@ class Link(device_resident.DeviceResident):
         for name in sorted(self._params):
             param = d[name]
             data = serializer(name, param.array)
+            if data is None and param.array is not None and not dry_run \
+                    and isinstance(serializer,
+                                   serializer_module.Deserializer):
+                # saved before its lazy initialization: the parameter keeps
+                # its value, as in Chainer (said, not silent)
+                warnings.warn(
+                    '{}: the file holds None (a parameter saved before its '
+                    'initialization); the parameter keeps its current '
+                    'value'.format(getattr(serializer, 'path', '') + name),
+                    RuntimeWarning, stacklevel=2)
             if param.array is None and data is not None and not dry_run:
                 # An uninitialized parameter takes the loaded shape.
                 param.initialize(data.shape)
@@ -500,6 +510,11 @@ class Link(device_resident.DeviceResident):
                     param.array[...] = xp.asarray(data)
         for name in sorted(self._persistent):
             value = serializer(name, d[name])
+            if value is None and isinstance(d[name],
+                                            backend._get_array_types()):
+                # a statistic (BatchNormalization's avg_mean) stays an array
+                raise serializer_module._none_refused(serializer, name,
+                                                      d[name])
             if not dry_run:
                 d[name] = value
         for key, child in self._named_children():

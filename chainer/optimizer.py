@@ -296,7 +296,13 @@ class UpdateRule:
             self.t = t
         if self._state is not None:
             for key in self._state:
-                self._state[key] = serializer(key, self._state[key])
+                value = serializer(key, self._state[key])
+                if value is None and self._state[key] is not None:
+                    # a moment that must stay an array (None: refused,
+                    # also in a staged load's validating pass)
+                    raise serializer_module._none_refused(
+                        serializer, key, self._state[key])
+                self._state[key] = value
             return
         if not isinstance(serializer, serializer_module.Deserializer):
             return

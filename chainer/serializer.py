@@ -56,3 +56,13 @@ class Deserializer(AbstractSerializer):
     def load(self, obj):
         """Loads ``obj`` (calls ``obj.serialize(self)``)."""
         obj.serialize(self)
+
+
+def _none_refused(serializer, key, value):
+    """The ValueError for a stored None (an empty value) loaded where
+    ``value`` (an array of state: an optimizer's moment, a persistent
+    statistic) must stay an array."""
+    return ValueError(
+        'cannot load {!r}: the file holds None (an empty value) where the '
+        'target is an array of shape {} and dtype {}'.format(
+            getattr(serializer, 'path', '') + key, value.shape, value.dtype))

@@ -126,7 +126,13 @@ class StagedDeserializer(serializer_module.Deserializer):
         # assignments then.
         dry = self._staging.dry_run
         if data is _NONE:
-            if self._staging.cache is not None and not _may_be_none(value):
+            # For an array: None, and the caller decides (a parameter saved
+            # before its lazy initialization keeps what it has, as in
+            # Chainer; state that must stay an array refuses it).
+            if self._staging.cache is not None and \
+                    not _may_be_none(value) and not isinstance(
+                        value, (variable.Variable,) +
+                        backend._get_array_types()):
                 raise ValueError(
                     'cannot load {!r}: the file holds None (an empty value) '
                     'where the target is {}'.format(key, _describe(value)))
