@@ -33,6 +33,10 @@ def _bernoulli_log_prob(logit, x, binary_check=False):
     xa = chainer.as_array(x)
     if xa.dtype != la.dtype:  # integer samples, as Chainer takes them
         x = xa = xa.astype(la.dtype)
+    if xp is numpy and ((xa < 0) | (xa > 1)).any():
+        # Chainer's log(x) and log(1 - x) stop there, under NumPy's
+        # errstate(invalid='raise')
+        raise FloatingPointError('invalid value encountered in log')
     y = logit * (x - 1) - log1pexp
     if xp.isinf(la).any():
         with numpy.errstate(divide='ignore', invalid='ignore'):

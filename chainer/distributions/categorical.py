@@ -26,6 +26,12 @@ def _sample_index(p, n):
     """Draws ``n`` category indices per batch element, shape
     ``(n,) + batch``."""
     xp = chainer.backend.get_array_module(p)
+    if xp is numpy:
+        # NumPy's choice (Chainer's sampler) refuses probabilities that do
+        # not sum to 1 within the square root of their dtype's epsilon
+        tol = numpy.sqrt(numpy.finfo(p.dtype).eps)
+        if (abs(p.astype(numpy.float64).sum(axis=-1) - 1) > tol).any():
+            raise ValueError('probabilities do not sum to 1')
     u = utils._uniform(xp, p.shape[:-1] + (n,), p.dtype)
     u = xp.moveaxis(u, -1, 0)
     cdf = xp.cumsum(p, axis=-1)
@@ -59,7 +65,8 @@ class Categorical(distribution.Distribution):
     def p(self):
         if self._p is not None:
             return self._p
-        return F.softmax(self._logit, axis=-1)
+        # exp(log_softmax), Chainer's rounding
+        return F.exp(self.log_p)
 
     @cache.cached_property
     def log_p(self):

@@ -89,12 +89,10 @@ class Dirichlet(distribution.Distribution):
         # One row of gammas per (batch element, draw), normalized.
         shape = self.batch_shape + (n,) + self.event_shape
         a_b = xp.broadcast_to(a[..., None, :], shape)
-        if xp is numpy:
-            g = numpy.random.standard_gamma(a_b).astype(a.dtype)
-        else:
-            g = xp.random.standard_gamma(
-                a_b, dtype=utils._gpu_dtype(a.dtype)).astype(a.dtype, copy=False)
-        g = g / g.sum(axis=-1, keepdims=True)
+        # normalized in float64, then cast (NumPy's dirichlet, Chainer's
+        # sample: the same draws, the same rounding)
+        g = xp.random.standard_gamma(a_b.astype(numpy.float64))
+        g = (g / g.sum(axis=-1, keepdims=True)).astype(a.dtype, copy=False)
         return utils._sample(xp.moveaxis(g, -2, 0))
 
 

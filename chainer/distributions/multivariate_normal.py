@@ -13,9 +13,14 @@ _LOG_2PI = math.log(2 * math.pi)
 
 
 def _tril_inv(scale_tril):
-    """Inverts a batch of (lower-triangular) matrices of any batch shape."""
+    """Inverts a batch of lower-triangular matrices of any batch shape.
+    Only the lower triangles are read: the upper entries get no gradient
+    (as Chainer's triangular inverse; a plain inverse would give them one,
+    and an optimizer would then fill them in)."""
     d = scale_tril.shape[-1]
-    inv = F.batch_inv(F.reshape(scale_tril, (-1, d, d)))
+    xp = backend.get_array_module(scale_tril)
+    mask = xp.tril(xp.ones((d, d), scale_tril.dtype))
+    inv = F.batch_inv(F.reshape(scale_tril * mask, (-1, d, d)))
     return F.reshape(inv, scale_tril.shape)
 
 

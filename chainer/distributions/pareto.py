@@ -76,12 +76,12 @@ class Pareto(utils._ScalarEvent):
         xp = self.xp
         shape = (n,) + self.batch_shape
         dtype = self.scale.dtype
-        if xp is numpy:
-            eps = numpy.random.standard_exponential(shape).astype(dtype)
-        else:
-            eps = xp.random.standard_exponential(
-                shape, dtype=utils._gpu_dtype(dtype)).astype(dtype, copy=False)
-        return self.scale * F.exp(eps / self.alpha)
+        # Chainer's sample: NumPy's Pareto (Lomax) draws for alpha, in
+        # float64 and then cast, shifted by one and scaled; the gradient
+        # goes to scale only
+        eps = xp.random.pareto(self.alpha.array, shape).astype(dtype,
+                                                                copy=False)
+        return self.scale * (eps + 1)
 
 
 @distribution.register_kl(Pareto, Pareto)

@@ -30,7 +30,8 @@ KL = [1.073169354904511, 1.9251008835284664, 0.314159240051493]
 SAMPLE = [[0.7443753069759826, 9.021872550343959, 1.3018392101583982],
           [0.7411541805580137, 3.29589329767371, 1.345299872066146]]
 REPARAMETERIZED = True
-NO_SAMPLE_GRADS = None
+# (as Chainer: the sample is scale * (Pareto draw + 1), no gradient to alpha)
+NO_SAMPLE_GRADS = [False, True]
 NOT_IMPLEMENTED = ('stddev', 'mode', 'covariance', 'prob', 'cdf', 'log_cdf',
                    'survival_function', 'log_survival_function', 'perplexity')
 

@@ -32,9 +32,13 @@ def test_bernoulli_log_prob():
     numpy.testing.assert_allclose(
         bernoulli._bernoulli_log_prob(logit, x).array,
         [numpy.log(p[0]), numpy.log(1 - p[1])], rtol=1e-6)
-    y = bernoulli._bernoulli_log_prob(logit, numpy.array([2., 0.], 'f'),
+    y = bernoulli._bernoulli_log_prob(logit, numpy.array([.5, 0.], 'f'),
                                       binary_check=True)
     assert y.array[0] == -numpy.inf
+    # outside [0, 1]: Chainer's log(x) and log(1 - x) under
+    # errstate(invalid='raise')
+    with pytest.raises(FloatingPointError, match='invalid value .* log'):
+        bernoulli._bernoulli_log_prob(logit, numpy.array([2., 0.], 'f'))
     gradient_check.check_backward(
         lambda lg: bernoulli._bernoulli_log_prob(lg, x.astype('d')),
         logit.astype('d'), numpy.ones(2))

@@ -3,6 +3,7 @@
 
 import chainer
 from chainer import backend
+from chainer import utils
 from chainer.function_node import FunctionNode
 from chainer.functions.noise.dropout import _parse_kwargs
 from chainer.functions._errors import (check_floats, names_bad_arguments)
@@ -20,7 +21,9 @@ class Zoneout(FunctionNode):
         # flag_h marks the zoned-out elements (kept from h), flag_x the rest
         self.flag_h = xp.random.rand(*x.shape) < self.zoneout_ratio
         self.flag_x = ~self.flag_h
-        return xp.where(self.flag_x, x, h),
+        # h * flag_h + x * flag_x, Chainer's arithmetic: a NaN or an
+        # infinity on either side shows (and -0 + 0 is 0)
+        return utils.force_array(h * self.flag_h + x * self.flag_x),
 
     def backward(self, indexes, grad_outputs):
         gy, = grad_outputs
