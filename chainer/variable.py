@@ -937,9 +937,11 @@ class Parameter(Variable):
 
     def _set_nan_grad(self):
         data = self._data
-        if self._nan_grad == 'zero' or data.dtype.kind != 'f':
+        if self._nan_grad == 'zero':
             g = self.xp.zeros_like(data)
         else:
+            # NaN in any dtype, as Chainer: an int parameter's gradient is
+            # NaN cast (INT_MIN, with NumPy's RuntimeWarning)
             g = self.xp.full_like(data, numpy.nan)
         self.node._grad_var = _new_variable(g)
 

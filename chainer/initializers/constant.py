@@ -16,7 +16,11 @@ class _Constant(Initializer):
     def __call__(self, array):
         check_dtype(self, array, message=False)
         value = self.fill_value
-        if not numpy.isscalar(value):
+        if numpy.isscalar(value):
+            # as an array: NaN into an int array is NumPy's unsafe cast
+            # (INT_MIN, with its RuntimeWarning), as Chainer's, not an error
+            value = backend.get_array_module(array).asarray(value)
+        else:
             value = backend.get_device_from_array(array).send(
                 backend.get_array_module(value).asarray(value))
         array[...] = value

@@ -1,7 +1,6 @@
 """``L.Parameter``: a link that only holds one parameter."""
 
 from chainer import link
-from chainer import variable
 
 
 class Parameter(link.Link):
@@ -21,10 +20,14 @@ class Parameter(link.Link):
 
     def __init__(self, array):
         super().__init__()
-        with self.init_scope():
-            self.W = variable.Parameter(array)
+        # made as add_param makes parameters (its gradient NaN-filled until
+        # cleared, as every initialized parameter's), holding ``array``
+        self.add_param('W', array.shape, dtype=array.dtype)
+        self.W.array = array
 
     def forward(self, volatile='off'):
-        """Returns the parameter ``W`` (``volatile`` is ignored, kept from
-        Chainer v1)."""
-        return self.W
+        """Returns the parameter ``W`` through the graph (two identity
+        nodes, as Chainer: a new Variable whose gradient flows to ``W``;
+        ``volatile`` is ignored, kept from Chainer v1)."""
+        from chainer.functions.math.identity import identity
+        return identity(identity(self.W))

@@ -8,8 +8,15 @@ def test_holds_and_returns_parameter(tmp_path):
     array = numpy.arange(6, dtype=numpy.float32).reshape(2, 3)
     link = L.Parameter(array)
     assert [name for name, _ in link.namedparams()] == ['/W']
-    assert link() is link.W and link(volatile='on') is link.W
+    # a new Variable through two identity nodes (as Chainer), sharing W's
+    # values; W's gradient starts NaN-filled, as an initialized parameter's
+    y = link()
+    assert y is not link.W and y.creator.label == 'Identity'
+    assert y.creator.inputs[0].creator.label == 'Identity'
+    numpy.testing.assert_array_equal(y.array, array)
+    assert link(volatile='on').shape == (2, 3)
     assert link.W.array is array
+    assert numpy.isnan(link.W.grad).all()
     y = chainer.functions.sum(link() * 2)
     link.cleargrads()
     y.backward()

@@ -87,20 +87,29 @@ class VGGLayers(_common.PretrainedCNN):
         from chainer.links.connection.convolution_2d import Convolution2D
         from chainer.links.connection.linear import Linear
         channels = (3, 64, 128, 256, 512, 512)
+        # Made in Chainer's order, so that seeded random weights are its:
+        # the 16-layer net's convolutions and fully connected layers first,
+        # then the 19-layer net's fourth convolutions of blocks 3 to 5.
+        first = (2, 2, 3, 3, 3)
+        convs = [(b, k) for b in range(5) for k in range(first[b])] + \
+            [(b, k) for b in range(5) for k in range(first[b], blocks[b])]
         with self.init_scope():
-            for b, n_conv in enumerate(blocks):
-                for k in range(n_conv):
-                    in_ch = channels[b] if k == 0 else channels[b + 1]
-                    setattr(self, 'conv{}_{}'.format(b + 1, k + 1),
-                            Convolution2D(in_ch, channels[b + 1], 3, 1, 1,
-                                          **kwargs))
+            for b, k in convs[:sum(first)]:
+                self._add_conv(b, k, channels, Convolution2D, kwargs)
             self.fc6 = Linear(512 * 7 * 7, 4096, **kwargs)
             self.fc7 = Linear(4096, 4096, **kwargs)
             self.fc8 = Linear(4096, 1000, **kwargs)
+            for b, k in convs[sum(first):]:
+                self._add_conv(b, k, channels, Convolution2D, kwargs)
         _common.load_pretrained(
             self, pretrained_model,
             'VGG_ILSVRC_{}_layers.npz'.format(n_layers),
             'VGG_ILSVRC_{}_layers.caffemodel'.format(n_layers))
+
+    def _add_conv(self, b, k, channels, conv, kwargs):
+        in_ch = channels[b] if k == 0 else channels[b + 1]
+        setattr(self, 'conv{}_{}'.format(b + 1, k + 1),
+                conv(in_ch, channels[b + 1], 3, 1, 1, **kwargs))
 
     @property
     def functions(self):

@@ -151,3 +151,26 @@ def test_extract_small_layers(light):
     fill(model, skip=('/fc',))
     out = model.extract([IMAGE, IMAGE], layers=['conv1_1'], size=(8, 6))
     assert out['conv1_1'].shape == (2, 64, 6, 8)
+
+
+def test_vgg19_makes_its_layers_in_chainers_order(monkeypatch):
+    # The order draws the random weights: Chainer makes the 16-layer net's
+    # convolutions and fully connected layers first, then conv3_4, conv4_4
+    # and conv5_4 (so seeded random weights are its)
+    import chainer
+    from chainer.links.connection import convolution_2d, linear
+    made = []
+
+    class Fake(chainer.Link):
+        def __init__(self, *args, **kwargs):
+            super().__init__()
+            made.append(args[:2])
+    monkeypatch.setattr(convolution_2d, 'Convolution2D', Fake)
+    monkeypatch.setattr(linear, 'Linear', Fake)
+    chainer.links.VGG19Layers(pretrained_model=None)
+    assert made[:16] == [(3, 64), (64, 64), (64, 128), (128, 128),
+                         (128, 256), (256, 256), (256, 256), (256, 512),
+                         (512, 512), (512, 512), (512, 512), (512, 512),
+                         (512, 512), (25088, 4096), (4096, 4096),
+                         (4096, 1000)]
+    assert made[16:] == [(256, 256), (512, 512), (512, 512)]
