@@ -153,10 +153,11 @@ class Summary:
     """
 
     def __init__(self):
-        # float64 sums, as NumPy 1 gave Chainer (under NumPy 2 a Python
-        # float plus a float32 stays float32).
-        self._x = numpy.float64(0.)
-        self._x2 = numpy.float64(0.)
+        # Python floats, as Chainer's: the means of Python numbers are
+        # floats; NumPy float values are summed in float64 (add makes them
+        # so, as NumPy 1 did for Chainer).
+        self._x = 0.
+        self._x2 = 0.
         self._n = 0
 
     def add(self, value, weight=1):

@@ -68,12 +68,14 @@ class PrefetchIterator(_statemachine.StatefulIterator, iterator.Iterator):
                                                   self.order_sampler)
         self._ahead = self._state
 
+    _order_key = 'order'  # the order's key in Chainer's snapshots
+
     def serialize(self, serializer):
         """Saves or loads the state (SerialIterator's keys). Loading
         discards the prefetched batches."""
         state = _statemachine.serialize(self._state, serializer,
                                         self.dataset, self.batch_size,
-                                        self.order_sampler)
+                                        self.order_sampler, self._order_key)
         if isinstance(serializer, serializer_module.Deserializer):
             self._discard()
             self._state = self._ahead = state

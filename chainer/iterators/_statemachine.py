@@ -97,22 +97,31 @@ def advance(state, dataset, batch_size, repeat, order_sampler):
                                   order, previous, sampler_state)
 
 
-def serialize(state, serializer, dataset, batch_size, order_sampler=None):
+def serialize(state, serializer, dataset, batch_size, order_sampler=None,
+              order_key='order'):
     """Saves or loads ``state`` with Chainer's keys; returns the state.
 
-    The generator state of a ShuffleOrderSampler given a RandomState is
-    kept too, under ``order_sampler/`` (a snapshot without it, such as
-    Chainer's, loads and leaves the generator as it is).
+    ``order_key`` names the order: ``'order'`` (written only where there
+    is one), or ``'_order'`` (MultithreadIterator's key in Chainer, written
+    always, None without shuffling). The generator state of a
+    ShuffleOrderSampler given a RandomState is kept too, under
+    ``order_sampler/`` (a snapshot without it, such as Chainer's, loads and
+    leaves the generator as it is).
     """
+    from chainer import serializer as serializer_module
     position = serializer('current_position', state.current_position)
     epoch = serializer('epoch', state.epoch)
     is_new_epoch = serializer('is_new_epoch', state.is_new_epoch)
     order = state.order
-    if order is not None:
+    loading = isinstance(serializer, serializer_module.Deserializer)
+    if order_key == '_order' and order is None and not loading:
+        serializer('_order', None)
+    elif order is not None:
+        other = '_order' if order_key == 'order' else 'order'
         try:
-            serializer('order', order)
+            serializer(order_key, order)
         except KeyError:
-            serializer('_order', order)  # written by old Chainer versions
+            serializer(other, order)  # the other key (old versions, ours)
     try:
         previous = serializer('previous_epoch_detail',
                               state.previous_epoch_detail)

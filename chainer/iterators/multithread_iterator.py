@@ -24,6 +24,10 @@ class MultithreadIterator(_prefetch.PrefetchIterator):
     Call :meth:`finalize` (or use a ``with`` block) to stop the threads.
     """
 
+    # Chainer's MultithreadIterator saves its order as '_order' (None
+    # without shuffling), so that its snapshots load there too
+    _order_key = '_order'
+
     def __init__(self, dataset, batch_size, repeat=True, shuffle=None,
                  n_threads=1, order_sampler=None):
         if n_threads < 1:

@@ -110,8 +110,10 @@ def test_serialize_resumes_same_order(make):
     saved = serializers.DictionarySerializer()
     it.serialize(saved)
     target = dict(saved.target)
+    # Chainer's keys: MultithreadIterator names its order '_order'
+    order_key = getattr(it, '_order_key', 'order')
     assert set(target) == {'current_position', 'epoch', 'is_new_epoch',
-                           'order', 'previous_epoch_detail'}
+                           order_key, 'previous_epoch_detail'}
     expected = [it.next() for _ in range(2)]
 
     numpy.random.seed(99)
@@ -172,3 +174,29 @@ def test_dali_iterator_needs_dali():
     except ImportError:
         with pytest.raises(ImportError, match='DALI'):
             iterators.DaliIterator(object())
+
+
+def test_multithread_iterator_writes_chainers_order_key():
+    # '_order', written also without shuffling (None), so that Chainer
+    # 7.8.1 loads the snapshot; a file with 'order' (ours before) loads too
+    it = iterators.MultithreadIterator(list(range(6)), 4, shuffle=False)
+    it.next()
+    saved = serializers.DictionarySerializer()
+    it.serialize(saved)
+    it.finalize()
+    assert set(saved.target) == {'_order', 'current_position', 'epoch',
+                                 'is_new_epoch', 'previous_epoch_detail'}
+    assert saved.target['_order'].item() is None  # Chainer's stored None
+    numpy.random.seed(0)
+    src = iterators.MultithreadIterator(list(range(6)), 4, shuffle=True)
+    src.next()
+    old = serializers.DictionarySerializer()
+    it = iterators.SerialIterator(list(range(6)), 4, shuffle=True)
+    it._state = src._state
+    it.serialize(old)  # the 'order' key
+    dst = iterators.MultithreadIterator(list(range(6)), 4, shuffle=True)
+    dst.serialize(serializers.NpzDeserializer(old.target))
+    assert dst.current_position == 4
+    assert list(dst._state.order) == list(src._state.order)
+    src.finalize()
+    dst.finalize()

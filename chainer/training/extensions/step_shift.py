@@ -1,6 +1,8 @@
 """StepShift: multiplies an optimizer attribute by ``gamma`` every
 ``step`` calls."""
 
+import numpy
+
 from chainer.training.extensions import _shift
 
 
@@ -29,5 +31,8 @@ class StepShift(_shift._Shift):
         self._target = target
 
     def _value(self):
-        value = self._init * self._gamma ** (self._t // self._step)
+        # numpy.floor's float64, as Chainer's (the value is a NumPy
+        # float64 there, a float once clamped)
+        value = self._init * self._gamma ** numpy.floor(
+            self._t / self._step)
         return _shift._clamp(value, self._target, self._gamma > 1)
