@@ -473,21 +473,22 @@ class Optimizer:
         self._loss_scale = loss_scale
 
     def check_nan_in_grads(self):
-        """With dynamic loss scaling, records (and returns) whether some
-        gradient has an inf or a NaN; does nothing otherwise."""
+        """With dynamic loss scaling, records whether some gradient has an
+        inf or a NaN, warning once for each such parameter (as Chainer:
+        its name, the iteration and the loss scale)."""
+        self._loss_scaling_isnan = False
         if not self._loss_scaling_is_dynamic:
-            return None
-        isnan = False
-        for param in self.target.params(False):
+            return
+        for name, param in self.target.namedparams(include_uninit=False):
             grad = param.grad
             if grad is not None and \
                     not bool(param.xp.isfinite(grad).all()):
-                isnan = True
-                break
-        self._loss_scaling_isnan = isnan
-        if isnan:
-            self._loss_scaling_isnan_ever = True
-        return isnan
+                self._loss_scaling_isnan = True
+                self._loss_scaling_isnan_ever = True
+                warnings.warn(
+                    'Non finite number found in param.grad of {} (iteration: '
+                    '{}, loss_scale: {})'.format(name, self.t,
+                                                 self._loss_scale))
 
     def is_safe_to_update(self):
         """False when the last :meth:`check_nan_in_grads` found an overflow

@@ -563,3 +563,27 @@ def test_add_hook_checks_and_timing_fallback_as_chainer():
     rule = opt.target.W.update_rule
     rule.add_hook(Hook(), name='r')
     assert list(rule._post_update_hooks) == ['r']
+
+
+def test_dynamic_loss_scaling_warns_for_each_non_finite_gradient():
+    # Chainer's warning, once per parameter, naming it, the iteration and
+    # the loss scale; the update is skipped
+    import chainer.links as L
+    model = chainer.Chain()
+    with model.init_scope():
+        model.l = L.Linear(2, 2)
+    opt = optimizers.SGD().setup(model)
+    opt.loss_scaling(interval=2)
+    before = model.l.W.array.copy()
+    x = np.full((1, 2), 1e30, np.float32)
+
+    def loss():
+        return chainer.functions.sum(model.l(x) * 1e30)
+    with np.errstate(all='ignore'), pytest.warns(UserWarning) as record:
+        opt.update(loss)
+    messages = [str(w.message) for w in record
+                if 'Non finite' in str(w.message)]
+    assert messages == [
+        'Non finite number found in param.grad of /l/W (iteration: 0, '
+        'loss_scale: 1.0)']
+    np.testing.assert_array_equal(model.l.W.array, before)

@@ -41,6 +41,10 @@ class MSVAGRule(_base.ElementwiseRule):
                  eta=None, weight_decay_rate=None):
         super().__init__(parent_hyperparam, lr=lr, beta=beta, eta=eta,
                          weight_decay_rate=weight_decay_rate)
+        # beta ** t as Chainer keeps it: a running product from the beta
+        # of the rule's creation, times the current beta after each step,
+        # and not saved (a loaded rule starts it again at beta)
+        self.beta_power = self.hyperparam.beta
 
     def _update(self, param, grad, hp):
         xp = param.xp
@@ -48,7 +52,7 @@ class MSVAGRule(_base.ElementwiseRule):
         m, v = self.state['m'], self.state['v']
         m += (1 - beta) * (grad - m)
         v += (1 - beta) * (grad * grad - v)
-        beta_t = self._beta_power(beta)
+        beta_t = self.beta_power
         mt = m / (1 - beta_t)
         vt = v / (1 - beta_t)
         mt2 = mt * mt
@@ -65,17 +69,7 @@ class MSVAGRule(_base.ElementwiseRule):
         factor = xp.nan_to_num(factor, copy=not isinstance(factor, xp.ndarray))
         param.array -= hp.eta * (hp.lr * mt * factor +
                                  hp.weight_decay_rate * param.array)
-
-    def _beta_power(self, beta):
-        # beta ** t as a running product, step after step, which rounds
-        # as Chainer's does; recomputed after a jump in t (a resume).
-        last = getattr(self, '_last_power', None)
-        if last is not None and last[0] == self.t - 1 and last[1] == beta:
-            power = last[2] * beta
-        else:
-            power = beta ** self.t
-        self._last_power = (self.t, beta, power)
-        return power
+        self.beta_power *= beta
 
 
 class MSVAG(_base.GradientMethod):
