@@ -27,6 +27,10 @@ KNOWN_GAPS = set()
 # Accepted as Chainer 7.8.1 accepts them outside debug mode.
 CHAINER_ACCEPTS = {
     ('select_item', '1:label_neg'),  # wraps round, as NumPy's indexing
+    # F.add(x, c) is x + c in Chainer: a scalar is a constant, an array of
+    # another dtype is cast to the first input's
+    ('add', '1:scalar'), ('add', '1:int'), ('add', '1:complex'),
+    ('add', '0:int'), ('add', '0:complex'),
 }
 
 # Functions whose errors keep Chainer 7.8.1's own text word for word (users'

@@ -211,11 +211,14 @@ def add(*xs):
     """
     if len(xs) == 2:
         lhs, rhs = xs
-        if isinstance(rhs, Variable):
-            return Add().apply(xs)[0]
-        # as ``lhs + rhs``: a scalar is a constant, an array takes lhs's
-        # dtype (Chainer's F.add)
-        return add_(lhs, rhs)
+        arrays = backend._get_array_types()
+        if isinstance(lhs, (Variable,) + arrays) and (
+                type(rhs) in _scalar_types or
+                isinstance(rhs, (numpy.number,) + arrays)):
+            # as ``lhs + rhs``: a scalar is a constant, an array takes
+            # lhs's dtype (Chainer's F.add)
+            return add_(lhs, rhs)
+        return Add().apply(xs)[0]
     if len(xs) == 1:
         from chainer.functions.math.identity import identity
         return identity(xs[0])
