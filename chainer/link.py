@@ -513,8 +513,8 @@ class Link(device_resident.DeviceResident):
             if value is None and isinstance(d[name],
                                             backend._get_array_types()):
                 # a statistic (BatchNormalization's avg_mean) stays an array
-                raise serializer_module._none_refused(serializer, name,
-                                                      d[name])
+                raise serializer_module._none_refused(
+                    getattr(serializer, 'path', '') + name, d[name])
             if not dry_run:
                 d[name] = value
         for key, child in self._named_children():

@@ -301,7 +301,8 @@ class UpdateRule:
                     # a moment that must stay an array (None: refused,
                     # also in a staged load's validating pass)
                     raise serializer_module._none_refused(
-                        serializer, key, self._state[key])
+                        getattr(serializer, 'path', '') + key,
+                        self._state[key])
                 self._state[key] = value
             return
         if not isinstance(serializer, serializer_module.Deserializer):

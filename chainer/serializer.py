@@ -58,11 +58,20 @@ class Deserializer(AbstractSerializer):
         obj.serialize(self)
 
 
-def _none_refused(serializer, key, value):
-    """The ValueError for a stored None (an empty value) loaded where
-    ``value`` (an array of state: an optimizer's moment, a persistent
-    statistic) must stay an array."""
+def _none_refused(key, value):
+    """The ValueError for a stored None (an empty value) loaded at ``key``
+    (its full path) where ``value`` cannot become None: state that must
+    stay an array (an optimizer's moment, a persistent statistic) or a
+    scalar."""
+    from chainer import backend, variable
+    if isinstance(value, variable.Variable):
+        value = value.array
+    if isinstance(value, backend._get_array_types()):
+        target = 'an array of shape {} and dtype {}'.format(value.shape,
+                                                            value.dtype)
+    else:
+        target = 'a value of type {} ({!r})'.format(type(value).__name__,
+                                                    value)
     return ValueError(
         'cannot load {!r}: the file holds None (an empty value) where the '
-        'target is an array of shape {} and dtype {}'.format(
-            getattr(serializer, 'path', '') + key, value.shape, value.dtype))
+        'target is {}'.format(key, target))

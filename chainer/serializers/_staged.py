@@ -129,13 +129,10 @@ class StagedDeserializer(serializer_module.Deserializer):
             # For an array: None, and the caller decides (a parameter saved
             # before its lazy initialization keeps what it has, as in
             # Chainer; state that must stay an array refuses it).
-            if self._staging.cache is not None and \
-                    not _may_be_none(value) and not isinstance(
-                        value, (variable.Variable,) +
-                        backend._get_array_types()):
-                raise ValueError(
-                    'cannot load {!r}: the file holds None (an empty value) '
-                    'where the target is {}'.format(key, _describe(value)))
+            if self._staging.cache is not None and value is not None and \
+                    not isinstance(value, (variable.Variable,) +
+                                   backend._get_array_types()):
+                raise serializer_module._none_refused(key, value)
             return None
         if value is None:
             return data
@@ -158,21 +155,6 @@ class StagedDeserializer(serializer_module.Deserializer):
         raise TypeError(
             'cannot deserialize {!r} into a value of type {}'.format(
                 key, type(value).__name__))
-
-
-def _may_be_none(value):
-    if isinstance(value, variable.Variable):
-        value = value.array
-    return value is None
-
-
-def _describe(value):
-    if isinstance(value, variable.Variable):
-        value = value.array
-    if isinstance(value, backend._get_array_types()):
-        return 'an array of shape {} and dtype {}'.format(value.shape,
-                                                          value.dtype)
-    return 'a value of type {} ({!r})'.format(type(value).__name__, value)
 
 
 def check_declared(key, value, shape, dtype):

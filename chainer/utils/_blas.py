@@ -26,6 +26,7 @@ import threading
 
 import numpy
 
+from chainer import backend
 from chainer.utils import conv_nd
 
 _local_threads = None  # openblas_set_num_threads_local, or None
@@ -167,8 +168,11 @@ SINGLE = 1 << 18
 
 
 def matmul(a, b, out=None):
-    """``numpy.matmul(a, b, out=out)`` of two NumPy matrices, its rows (or,
-    for few rows, its columns) split over :func:`threads` threads."""
+    """``matmul(a, b, out=out)`` of two matrices: of NumPy ones, its rows
+    (or, for few rows, its columns) split over :func:`threads` threads;
+    of others (CuPy's), their module's matmul."""
+    if type(a) is not numpy.ndarray or type(b) is not numpy.ndarray:
+        return backend.get_array_module(a).matmul(a, b, out=out)
     m, k = a.shape
     n = b.shape[1]
     t = _threads
@@ -184,16 +188,16 @@ def matmul(a, b, out=None):
             _local_threads(previous)
     if out is None:
         out = numpy.empty((m, n), a.dtype)
-    if m >= n:
-        bounds = [m * i // t for i in range(t + 1)]
-        parts = [(lambda lo, hi: lambda: numpy.matmul(
-            a[lo:hi], b, out=out[lo:hi]))(lo, hi)
-            for lo, hi in zip(bounds, bounds[1:])]
-    else:
-        bounds = [n * i // t for i in range(t + 1)]
-        parts = [(lambda lo, hi: lambda: numpy.matmul(
-            a, b[:, lo:hi], out=out[:, lo:hi]))(lo, hi)
-            for lo, hi in zip(bounds, bounds[1:])]
+    size = m if m >= n else n
+    bounds = [size * i // t for i in range(t + 1)]
+    parts = []
+    for lo, hi in zip(bounds, bounds[1:]):
+        if m >= n:
+            parts.append(functools.partial(numpy.matmul, a[lo:hi], b,
+                                           out=out[lo:hi]))
+        else:
+            parts.append(functools.partial(numpy.matmul, a, b[:, lo:hi],
+                                           out=out[:, lo:hi]))
     run(parts)
     return out
 

@@ -180,17 +180,16 @@ def _whole_batch_y(xp, col, W2, n, outs):
     against the channels make a channels-last y, returned as an (n, c,
     *outs) view (no transposing copy; elementwise ops and pooling keep or
     shrink that layout before anything copies it)."""
-    y = _blas.matmul(col.T, W2.T) if xp is numpy else xp.matmul(col.T, W2.T)
+    y = _blas.matmul(col.T, W2.T)
     return xp.moveaxis(y.reshape((n,) + outs + (len(W2),)), -1, 1)
 
 
-def _conv_chunk(xp, y, W2, s, e, col):
+def _conv_chunk(y, W2, s, e, col):
     """``y[s:e] = W2 col`` for one chunk of samples."""
-    mm = _blas.matmul if xp is numpy else xp.matmul
     if e - s == 1:
-        mm(W2, col, out=y[s].reshape(len(W2), -1))
+        _blas.matmul(W2, col, out=y[s].reshape(len(W2), -1))
     else:
-        _store(y, s, e, mm(W2, col))
+        _store(y, s, e, _blas.matmul(W2, col))
 
 
 class _FilterGrad:
@@ -206,13 +205,12 @@ class _FilterGrad:
     def add(self, s, e, col):
         xp = self.xp
         g = _batch_inner(xp, self.gy, s, e)
-        mm = _blas.matmul if xp is numpy else xp.matmul
         if self.gWT is None:
-            self.gWT = mm(col, g.T)
+            self.gWT = _blas.matmul(col, g.T)
         else:
             if self.tmp is None:
                 self.tmp = xp.empty_like(self.gWT)
-            mm(col, g.T, out=self.tmp)
+            _blas.matmul(col, g.T, out=self.tmp)
             self.gWT += self.tmp
 
     def result(self, c, ksize):
@@ -236,7 +234,7 @@ def _conv_plain(x, W, b, stride, pad, dilate, cover_all, outs):
     else:
         y = xp.empty((n, out_c) + windows.outs, x.dtype)
         for s, e, col in windows:
-            _conv_chunk(xp, y, W2, s, e, col)
+            _conv_chunk(y, W2, s, e, col)
     _add_bias(y, b)
     return y
 
@@ -284,7 +282,7 @@ def conv_and_grad_w(x, W, gy, stride, pad, dilate, cover_all, outs):
         if whole:
             y = _whole_batch_y(xp, col, W2, n, windows.outs)
         else:
-            _conv_chunk(xp, y, W2, s, e, col)
+            _conv_chunk(y, W2, s, e, col)
         gW.add(s, e, col)
     return y, gW.result(x.shape[1], ksize)
 
@@ -314,8 +312,7 @@ def _deconv_plain(x, W, b, stride, pad, outsize, dilate):
     for s in range(0, n, step):
         e = min(n, s + step)
         col = buf[:rows * (e - s) * cols].reshape(rows, -1)
-        (_blas.matmul if xp is numpy else xp.matmul)(
-            WT, _batch_inner(xp, x, s, e), out=col)
+        _blas.matmul(WT, _batch_inner(xp, x, s, e), out=col)
         col = col.reshape((out_c,) + ksize + (e - s,) + dims)
         if native:  # the sums written straight into y
             conv_nd._loops.col2im_2d(y[s:e], col, geom)

@@ -133,14 +133,6 @@ def _blocks(buf, start, positions, rows, cols):
         :, :rows * cols].reshape(positions, rows, cols)
 
 
-def _chunk_samples(x, out_c, tiles, positions):
-    """Samples per chunk of :func:`_chunked`."""
-    n, c = x.shape[:2]
-    per = tiles[0] * tiles[1]
-    return _conv._chunk(numpy, n, positions * per * (c + out_c) * x.itemsize,
-                        CHUNK_BYTES)
-
-
 def _chunked(x, out_c, tiles, positions):
     """``(s, e, V, M)`` for each chunk of samples ``s .. e - 1``: views of
     one buffer (``_conv``'s pool, so it stays mapped from call to call)
@@ -148,7 +140,8 @@ def _chunked(x, out_c, tiles, positions):
     (positions, out_c, t)`` of ``t`` tiles."""
     n, c = x.shape[:2]
     per = tiles[0] * tiles[1]
-    step = _chunk_samples(x, out_c, tiles, positions)
+    step = _conv._chunk(numpy, n, positions * per * (c + out_c) * x.itemsize,
+                        CHUNK_BYTES)
     size = positions * (_stride(c, per * step, x.itemsize) +
                         _stride(out_c, per * step, x.itemsize))
     buf = _conv._buffer(numpy, size, x.dtype)
@@ -237,20 +230,18 @@ def grad_w(x, gy, pad, m=None):
     out_c = gy.shape[1]
     th, tw = _tiles(gy.shape[2:], m)
     dU = numpy.empty((positions, out_c, c), x.dtype)
-    tmp = numpy.empty((positions, out_c, c), x.dtype) \
-        if len(x) > _chunk_samples(x, out_c, (th, tw), positions) else None
-
-    def product(p, first):
-        if first:
-            numpy.matmul(dM[p], V[p].T, out=dU[p])
-        else:
-            numpy.matmul(dM[p], V[p].T, out=tmp[p])
-            dU[p] += tmp[p]
+    tmp = None
     for s, e, V, dM in _chunked(x, out_c, (th, tw), positions):
         conv_nd._loops.winograd_input(V, x[s:e], tuple(pad) + (th, tw))
         conv_nd._loops.winograd_grad(dM, gy[s:e])
-        _blas.run(_products(positions, lambda p, first=s == 0: product(
-            p, first)))
+        # the first chunk's products into dU, a later one's added to it
+        if s and tmp is None:
+            tmp = numpy.empty_like(dU)
+        out = tmp if s else dU
+        _blas.run(_products(positions, lambda p: numpy.matmul(
+            dM[p], V[p].T, out=out[p])))
+        if s:
+            dU += tmp
     # gW = G^T dU G for each (out_c, c) pair: the adjoint of
     # _filter_tiles' product
     gW = _blas.matmul(_kron(m, x.dtype).T,

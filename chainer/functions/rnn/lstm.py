@@ -11,6 +11,7 @@ from chainer import backend
 from chainer.backends import cuda
 from chainer.function_node import FunctionNode
 from chainer.functions._errors import check_same_dtype, invalid_type
+from chainer.utils.array import size_of_shape
 
 
 def _sigmoid(xp, x):
@@ -54,13 +55,6 @@ def _cell_kernel(backward, dtype):
         'raw T x, T c_prev, int64 R', 'T c, T h',
         _FORWARD.replace('CT', ct), 'chainer_lstm_fwd_' + ct)
 
-
-def _items(x):
-    """The items of the trailing axes (R above)."""
-    r = 1
-    for n in x.shape[2:]:
-        r *= n
-    return r
 
 
 def _gates(x, n_gates):
@@ -128,7 +122,7 @@ class LSTM(FunctionNode):
         if xp is cuda.cupy and x.dtype == c_prev.dtype:
             self._cache = None
             c, h = _cell_kernel(False, x.dtype.name)(
-                xp.ascontiguousarray(x), c_prev[:b], _items(x))
+                xp.ascontiguousarray(x), c_prev[:b], size_of_shape(x.shape[2:]))
             if b < len(c_prev):
                 c = xp.concatenate([c, c_prev[b:]], axis=0)
             return c, h
@@ -160,7 +154,7 @@ class LSTM(FunctionNode):
             gx, gc_prev = xp.empty_like(x_a), xp.empty_like(cp)
             _cell_kernel(True, x.dtype.name)(
                 x_a, cp, xp.zeros_like(cp) if gc is None else gc[:b],
-                xp.zeros_like(cp) if gh is None else gh, _items(x_a),
+                xp.zeros_like(cp) if gh is None else gh, size_of_shape(x_a.shape[2:]),
                 gc_prev, gx)
             g_gates = None
         else:
