@@ -1853,6 +1853,448 @@ winograd_grad(PyObject *self, PyObject *args)
                     "winograd_grad");
 }
 
+/* ---- Winograd for stride-2 4x4 deconvolutions with pad 1 (DCGAN's
+ * upsampling layers) and the stride-2 4x4 convolutions they are the
+ * adjoints of ------------------------------------------------------------
+ *
+ * With xp the deconvolution's input padded by one item each side, output
+ * rows alternate between two phases: y[2 j] = xp[j] W[3] + xp[j + 1] W[1]
+ * and y[2 j + 1] = xp[j + 1] W[2] + xp[j + 2] W[0], two correlations with
+ * 2-tap filters.  Four outputs of a phase are a Winograd F(4, 2) (points
+ * 0, 1, -1, 1/2 and infinity): five products for eight multiply-adds.  Both
+ * phases of 8 outputs read one 6-item window of xp (windows 4 apart), so
+ * along both axes a 6x6 window gives 10 x 10 = 100 positions, and an 8x8
+ * block of y: 100 products where im2col takes 256.  The products are 100
+ * GEMMs in NumPy (chainer.functions.connection._winograd); these loops make
+ * their operands and take the results back.
+ *
+ * Tiles are numbered (sample, tile row, tile column); a tile array is
+ * (100, tiles, channels), position p = 10 pi + q (pi along the rows, q
+ * along the columns), each position's (tiles, channels) block
+ * C-contiguous, blocks ps items apart.  A work item is one sample and up
+ * to S2_CHANNELS of its channels (threads take whole items): its image
+ * planes are first copied channels last into scratch (zeros around them),
+ * so that every transform runs along the item's channels, unit-stride
+ * vectors that the compiler vectorizes, and a tile's positions are runs
+ * of channels in the tile array.  (Tiles as the vector, gathered one item
+ * at a time, took twice as long: with 16x16 images most windows cross the
+ * border.)  Four ops:
+ *   S2_INPUT:  V (100, t, c) = B d B^T of the 6x6 windows d of x (b, c, h,
+ *              w), window (ty, tx) at rows 4 ty - 1 .., columns 4 tx - 1
+ *              .. (zeros outside x);
+ *   S2_OUTPUT: y (b, c, H, W) = A m A^T of the tiles m of M (+ bias), the
+ *              8x8 block (ty, tx) at rows 8 ty .., columns 8 tx ..;
+ *   S2_GRAD:   dM (100, t, c) = A^T g A of the 8x8 blocks g of gy (zeros
+ *              outside it): S2_OUTPUT's adjoint;
+ *   S2_SUM:    gx (b, c, h, w) = the windows B^T z B of the tiles z of Z,
+ *              summed where they overlap: S2_INPUT's adjoint.
+ * The sums run in a fixed order whatever the threads: the same bits from
+ * run to run.  They round differently from im2col's GEMMs, within float
+ * tolerance (the transforms hold 8/3, 1/6 and 1/8). */
+
+#define S2_CHANNELS 32  /* the channels of a work item, at most */
+
+/* The transforms' loops store to several rows of one array: GCC cannot
+ * prove them apart (it would fall back to scalar loops at run time), so
+ * it is told there is no dependence between iterations. */
+#if defined(__GNUC__) && !defined(__clang__)
+#define S2_IVDEP _Pragma("GCC ivdep")
+#else
+#define S2_IVDEP
+#endif
+
+enum { S2_INPUT, S2_OUTPUT, S2_GRAD, S2_SUM };
+
+typedef struct {
+    int op;
+    char kind;
+    Py_ssize_t b, c, h, w;          /* the image */
+    Py_ssize_t sb, sc, sh, sw;      /* its strides, in items */
+    Py_ssize_t th, tw, ps;          /* tiles along each axis; positions'
+                                     * distance in the tile array */
+    void *img, *tiles;
+    const void *bias;
+    int failed;
+} s2_job;
+
+/* o[r os] for r < 10 from d[j ds] for j < 6: B d, phase 0 reading d[0..4]
+ * and phase 1 d[1..5] (B^T of F(4, 2): rows 1 -2 -1 2 0, 0 -1/2 1/2 1 0,
+ * 0 -1/6 1/2 -1/3 0, 0 8/3 0 -8/3 0, 0 1/2 -1 -1/2 1), n tiles. */
+#define S2_B(T)                                                             \
+WINO_INLINE void                                                             \
+s2_b_##T(T *RESTRICT o, Py_ssize_t os, const T *RESTRICT d, Py_ssize_t ds,  \
+         Py_ssize_t n)                                                      \
+{                                                                           \
+    const T half = (T)0.5, sixth = (T)(1.0 / 6), third = (T)(1.0 / 3);      \
+    const T e3 = (T)(8.0 / 3);                                              \
+    S2_IVDEP                                                                \
+    for (Py_ssize_t k = 0; k < n; k++) {                                    \
+        T d0 = d[k], d1 = d[ds + k], d2 = d[2 * ds + k];                    \
+        T d3 = d[3 * ds + k], d4 = d[4 * ds + k], d5 = d[5 * ds + k];       \
+        o[k] = d0 - 2 * d1 - d2 + 2 * d3;                                   \
+        o[os + k] = half * (d2 - d1) + d3;                                  \
+        o[2 * os + k] = half * d2 - sixth * d1 - third * d3;                \
+        o[3 * os + k] = e3 * (d1 - d3);                                     \
+        o[4 * os + k] = half * (d1 - d3) - d2 + d4;                         \
+        o[5 * os + k] = d1 - 2 * d2 - d3 + 2 * d4;                          \
+        o[6 * os + k] = half * (d3 - d2) + d4;                              \
+        o[7 * os + k] = half * d3 - sixth * d2 - third * d4;                \
+        o[8 * os + k] = e3 * (d2 - d4);                                     \
+        o[9 * os + k] = half * (d2 - d4) - d3 + d5;                         \
+    }                                                                       \
+}
+
+/* o[j os] for j < 6 from v[r vs] for r < 10: B^T v, the adjoint of
+ * s2_b. */
+#define S2_BT(T)                                                            \
+WINO_INLINE void                                                             \
+s2_bt_##T(T *RESTRICT o, Py_ssize_t os, const T *RESTRICT v, Py_ssize_t vs, \
+          Py_ssize_t n)                                                     \
+{                                                                           \
+    const T half = (T)0.5, sixth = (T)(1.0 / 6), third = (T)(1.0 / 3);      \
+    const T e3 = (T)(8.0 / 3);                                              \
+    S2_IVDEP                                                                \
+    for (Py_ssize_t k = 0; k < n; k++) {                                    \
+        T v0 = v[k], v1 = v[vs + k], v2 = v[2 * vs + k];                    \
+        T v3 = v[3 * vs + k], v4 = v[4 * vs + k], v5 = v[5 * vs + k];       \
+        T v6 = v[6 * vs + k], v7 = v[7 * vs + k], v8 = v[8 * vs + k];       \
+        T v9 = v[9 * vs + k];                                               \
+        o[k] = v0;                                                          \
+        o[os + k] = -2 * v0 - half * v1 - sixth * v2 + e3 * v3 +            \
+            half * v4 + v5;                                                 \
+        o[2 * os + k] = half * (v1 + v2) - v0 - v4 -                        \
+            2 * v5 - half * v6 - sixth * v7 + e3 * v8 + half * v9;          \
+        o[3 * os + k] = 2 * v0 + v1 - third * v2 - e3 * v3 - half * v4 +    \
+            half * (v6 + v7) - v5 - v9;                                     \
+        o[4 * os + k] = v4 + 2 * v5 + v6 - third * v7 - e3 * v8 -           \
+            half * v9;                                                      \
+        o[5 * os + k] = v9;                                                 \
+    }                                                                       \
+}
+
+/* o[r os] for r < 8 from m[p ms] for p < 10: A^T m, output 2 q + a from
+ * phase a's five positions (A^T of F(4, 2): rows 1 1 1 1 0, 0 1 -1 1/2 0,
+ * 0 1 1 1/4 0, 0 1 -1 1/8 1), n tiles. */
+#define S2_A(T)                                                             \
+WINO_INLINE void                                                             \
+s2_a_##T(T *RESTRICT o, Py_ssize_t os, const T *RESTRICT m, Py_ssize_t ms,  \
+         Py_ssize_t n)                                                      \
+{                                                                           \
+    const T half = (T)0.5, quarter = (T)0.25, eighth = (T)0.125;            \
+    S2_IVDEP                                                                \
+    for (Py_ssize_t k = 0; k < n; k++) {                                    \
+        for (int a = 0; a < 2; a++) {                                       \
+            const T *RESTRICT s = m + 5 * a * ms;                           \
+            T m0 = s[k], m1 = s[ms + k], m2 = s[2 * ms + k];                \
+            T m3 = s[3 * ms + k], m4 = s[4 * ms + k];                       \
+            o[a * os + k] = m0 + m1 + m2 + m3;                              \
+            o[(2 + a) * os + k] = m1 - m2 + half * m3;                      \
+            o[(4 + a) * os + k] = m1 + m2 + quarter * m3;                   \
+            o[(6 + a) * os + k] = m1 - m2 + eighth * m3 + m4;               \
+        }                                                                   \
+    }                                                                       \
+}
+
+/* o[p os] for p < 10 from g[r gs] for r < 8: A g, the adjoint of s2_a. */
+#define S2_AT(T)                                                            \
+WINO_INLINE void                                                             \
+s2_at_##T(T *RESTRICT o, Py_ssize_t os, const T *RESTRICT g, Py_ssize_t gs, \
+          Py_ssize_t n)                                                     \
+{                                                                           \
+    const T half = (T)0.5, quarter = (T)0.25, eighth = (T)0.125;            \
+    S2_IVDEP                                                                \
+    for (Py_ssize_t k = 0; k < n; k++) {                                    \
+        for (int a = 0; a < 2; a++) {                                       \
+            T g0 = g[a * gs + k], g1 = g[(2 + a) * gs + k];                 \
+            T g2 = g[(4 + a) * gs + k], g3 = g[(6 + a) * gs + k];           \
+            T *RESTRICT s = o + 5 * a * os;                                 \
+            s[k] = g0;                                                      \
+            s[os + k] = g0 + g1 + g2 + g3;                                  \
+            s[2 * os + k] = g0 - g1 + g2 - g3;                              \
+            s[3 * os + k] = g0 + half * g1 + quarter * g2 + eighth * g3;    \
+            s[4 * os + k] = g3;                                             \
+        }                                                                   \
+    }                                                                       \
+}
+
+/* One work item: sample b, channels c0 to c0 + n - 1 (n <= S2_CHANNELS),
+ * scratch buf (s2_scratch items).  The item's image planes are first put
+ * channels last into buf (P: padded by one, the input side; or Q: 8x8
+ * blocks, the output side), so that each transform runs along the n
+ * channels with unit-stride loads and stores. */
+#define S2_ITEM(T)                                                          \
+WINO_CLONES static void                                                     \
+s2_item_##T(const s2_job *g, Py_ssize_t b, Py_ssize_t c0, Py_ssize_t n,     \
+            T *buf)                                                         \
+{                                                                           \
+    const Py_ssize_t th = g->th, tw = g->tw, ps = g->ps, C = g->c;          \
+    const Py_ssize_t sh = g->sh, sw = g->sw, sc = g->sc, h = g->h, w = g->w;\
+    T *tiles = (T *)g->tiles + b * th * tw * C + c0;                        \
+    T *img = (T *)g->img + b * g->sb + c0 * sc;                             \
+    int input_side = g->op == S2_INPUT || g->op == S2_SUM;                  \
+    Py_ssize_t rows = input_side ? 4 * th + 2 : 8 * th;                     \
+    Py_ssize_t cols = input_side ? 4 * tw + 2 : 8 * tw;                     \
+    Py_ssize_t off = input_side ? 1 : 0;  /* the image's corner in P */     \
+    T *P = buf, *mid = buf + rows * cols * n, *win = mid + 80 * n;          \
+    if (g->op == S2_INPUT || g->op == S2_GRAD) {                            \
+        memset(P, 0, sizeof(T) * rows * cols * n);                          \
+        for (Py_ssize_t l = 0; l < n; l++)                                  \
+        for (Py_ssize_t y = 0; y < h; y++) {                                \
+            const T *src = img + l * sc + y * sh;                           \
+            T *dst = P + ((y + off) * cols + off) * n + l;                  \
+            for (Py_ssize_t x = 0; x < w; x++) {                            \
+                dst[x * n] = src[x * sw];                                   \
+            }                                                               \
+        }                                                                   \
+    } else if (g->op == S2_SUM) {                                           \
+        memset(P, 0, sizeof(T) * rows * cols * n);                          \
+    }                                                                       \
+    for (Py_ssize_t ty = 0; ty < th; ty++)                                  \
+    for (Py_ssize_t tx = 0; tx < tw; tx++) {                                \
+        T *tl = tiles + (ty * tw + tx) * C;                                 \
+        if (g->op == S2_INPUT) {  /* mid[i][q] */                           \
+            for (int i = 0; i < 6; i++) {                                   \
+                s2_b_##T(mid + 10 * i * n, n,                               \
+                         P + ((4 * ty + i) * cols + 4 * tx) * n, n, n);     \
+            }                                                               \
+            for (int q = 0; q < 10; q++) {                                  \
+                s2_b_##T(tl + q * ps, 10 * ps, mid + q * n, 10 * n, n);     \
+            }                                                               \
+        } else if (g->op == S2_SUM) {  /* mid[i][q], win[j] */              \
+            for (int q = 0; q < 10; q++) {                                  \
+                s2_bt_##T(mid + q * n, 10 * n, tl + q * ps, 10 * ps, n);    \
+            }                                                               \
+            for (int i = 0; i < 6; i++) {                                   \
+                s2_bt_##T(win, n, mid + 10 * i * n, n, n);                  \
+                s2_add_##T(P + ((4 * ty + i) * cols + 4 * tx) * n, win,     \
+                           6 * n);                                          \
+            }                                                               \
+        } else if (g->op == S2_OUTPUT) {  /* mid[pi][s] */                  \
+            for (int pi = 0; pi < 10; pi++) {                               \
+                s2_a_##T(mid + 8 * pi * n, n, tl + 10 * pi * ps, ps, n);    \
+            }                                                               \
+            for (int s = 0; s < 8; s++) {                                   \
+                s2_a_##T(P + (8 * ty * cols + 8 * tx + s) * n, cols * n,    \
+                         mid + s * n, 8 * n, n);                            \
+            }                                                               \
+        } else {  /* S2_GRAD: mid[r][q] */                                  \
+            for (int r = 0; r < 8; r++) {                                   \
+                s2_at_##T(mid + 10 * r * n, n,                              \
+                          P + ((8 * ty + r) * cols + 8 * tx) * n, n, n);    \
+            }                                                               \
+            for (int q = 0; q < 10; q++) {                                  \
+                s2_at_##T(tl + q * ps, 10 * ps, mid + q * n, 10 * n, n);    \
+            }                                                               \
+        }                                                                   \
+    }                                                                       \
+    if (g->op == S2_OUTPUT || g->op == S2_SUM) {                            \
+        const T *bias = g->bias ? (const T *)g->bias + c0 : NULL;           \
+        for (Py_ssize_t l = 0; l < n; l++) {                                \
+            T add = bias ? bias[l] : 0;                                     \
+            for (Py_ssize_t y = 0; y < h; y++) {                            \
+                T *dst = img + l * sc + y * sh;                             \
+                const T *src = P + ((y + off) * cols + off) * n + l;        \
+                for (Py_ssize_t x = 0; x < w; x++) {                        \
+                    dst[x * sw] = src[x * n] + add;                         \
+                }                                                           \
+            }                                                               \
+        }                                                                   \
+    }                                                                       \
+}
+
+/* d[k] += s[k] for k < n. */
+#define S2_ADD(T)                                                           \
+WINO_INLINE void                                                             \
+s2_add_##T(T *RESTRICT d, const T *RESTRICT s, Py_ssize_t n)                \
+{                                                                           \
+    for (Py_ssize_t k = 0; k < n; k++) {                                    \
+        d[k] += s[k];                                                       \
+    }                                                                       \
+}
+
+S2_B(float)
+S2_B(double)
+S2_BT(float)
+S2_BT(double)
+S2_A(float)
+S2_A(double)
+S2_AT(float)
+S2_AT(double)
+S2_ADD(float)
+S2_ADD(double)
+S2_ITEM(float)
+S2_ITEM(double)
+
+static Py_ssize_t
+s2_scratch(const s2_job *g)
+{
+    Py_ssize_t in = (4 * g->th + 2) * (4 * g->tw + 2);
+    Py_ssize_t out = 64 * g->th * g->tw;
+    return ((in > out ? in : out) + 86) * S2_CHANNELS;
+}
+
+static void
+s2_range(const void *job, Py_ssize_t lo, Py_ssize_t hi)
+{
+    s2_job *g = (s2_job *)job;
+    size_t item = g->kind == 'f' ? 4 : 8;
+    void *buf = malloc((size_t)s2_scratch(g) * item);
+    if (buf == NULL) {
+        g->failed = 1;
+        return;
+    }
+    Py_ssize_t blocks = (g->c + S2_CHANNELS - 1) / S2_CHANNELS;
+    for (Py_ssize_t i = lo; i < hi; i++) {
+        Py_ssize_t b = i / blocks, c0 = i % blocks * S2_CHANNELS;
+        Py_ssize_t n = g->c - c0 < S2_CHANNELS ? g->c - c0 : S2_CHANNELS;
+        if (g->kind == 'f') {
+            s2_item_float(g, b, c0, n, buf);
+        } else {
+            s2_item_double(g, b, c0, n, buf);
+        }
+    }
+    free(buf);
+}
+
+static const char *s2_names[] = {"winograd_s2_input", "winograd_s2_output",
+                                 "winograd_s2_grad", "winograd_s2_sum"};
+
+/* Runs op over the image img (b, c, h, w) and the tiles (100, b th tw, c)
+ * of one float dtype, th = ceil(h / 4) (input side) or ceil(h / 8)
+ * (output side), and likewise tw.  The image is read where the op reads
+ * it (any strides), else written (C-contiguous); the tiles' (b th tw, c)
+ * blocks are C-contiguous. */
+static PyObject *
+s2_run(PyObject *args, int op)
+{
+    PyObject *first, *second, *bias_obj = Py_None;
+    const char *name = s2_names[op];
+    int writes_img = op == S2_OUTPUT || op == S2_SUM;
+    if (!PyArg_ParseTuple(args, op == S2_OUTPUT ? "OOO" : "OO", &first,
+                          &second, &bias_obj)) {
+        return NULL;
+    }
+    /* (tiles, image) for the ops that write tiles, else (image, tiles) */
+    PyObject *img_obj = writes_img ? first : second;
+    PyObject *tiles_obj = writes_img ? second : first;
+    Py_buffer img, tiles, bias;
+    s2_job job;
+    memset(&job, 0, sizeof(job));
+    bias.obj = NULL;
+    if (PyObject_GetBuffer(img_obj, &img, PyBUF_FORMAT | (writes_img ?
+            PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE : PyBUF_STRIDES))) {
+        return NULL;
+    }
+    if (PyObject_GetBuffer(tiles_obj, &tiles, PyBUF_FORMAT | PyBUF_STRIDES |
+            (writes_img ? 0 : PyBUF_WRITABLE))) {
+        PyBuffer_Release(&img);
+        return NULL;
+    }
+    job.kind = float_code(img.format, img.itemsize);
+    if (!job.kind || float_code(tiles.format, tiles.itemsize) != job.kind) {
+        PyErr_Format(PyExc_TypeError, "%s: float32 or float64 arrays of one "
+                     "dtype expected", name);
+        goto fail;
+    }
+    if (img.ndim != 4 || tiles.ndim != 3) {
+        PyErr_Format(PyExc_ValueError, "%s: a 4-d image and 3-d tiles "
+                     "expected", name);
+        goto fail;
+    }
+    if (bias_obj != Py_None) {
+        if (get_items(bias_obj, &bias, 0, img.shape[1], job.kind, name)) {
+            goto fail;
+        }
+        job.bias = bias.buf;
+    }
+    for (int i = 0; i < 4; i++) {
+        if (img.strides[i] % img.itemsize) {
+            PyErr_Format(PyExc_ValueError, "%s: unaligned strides", name);
+            goto fail;
+        }
+    }
+    Py_ssize_t side = op == S2_INPUT || op == S2_SUM ? 4 : 8;
+    job.op = op;
+    job.b = img.shape[0];
+    job.c = img.shape[1];
+    job.h = img.shape[2];
+    job.w = img.shape[3];
+    job.sb = img.strides[0] / img.itemsize;
+    job.sc = img.strides[1] / img.itemsize;
+    job.sh = img.strides[2] / img.itemsize;
+    job.sw = img.strides[3] / img.itemsize;
+    job.th = (job.h + side - 1) / side;
+    job.tw = (job.w + side - 1) / side;
+    job.ps = tiles.strides[0] / tiles.itemsize;
+    if (tiles.shape[0] != 100 || tiles.shape[2] != job.c ||
+            tiles.shape[1] != job.b * job.th * job.tw ||
+            tiles.strides[2] != tiles.itemsize ||
+            tiles.strides[1] != tiles.shape[2] * tiles.itemsize ||
+            tiles.strides[0] % tiles.itemsize ||
+            job.ps < tiles.shape[1] * tiles.shape[2]) {
+        PyErr_Format(PyExc_ValueError, "%s: tiles (100, b * th * tw, c) "
+                     "for an image (b, c, h, w), each (b * th * tw, c) block "
+                     "C-contiguous, expected", name);
+        goto fail;
+    }
+    job.img = img.buf;
+    job.tiles = tiles.buf;
+    if (img.len > 0 && tiles.len > 0) {
+        Py_BEGIN_ALLOW_THREADS
+        split(s2_range, &job, job.b * ((job.c + S2_CHANNELS - 1) /
+                                       S2_CHANNELS),
+              (double)tiles.len / tiles.itemsize);
+        Py_END_ALLOW_THREADS
+    } else if (op == S2_SUM && img.len > 0) {
+        memset(img.buf, 0, img.len);
+    }
+    if (job.failed) {
+        PyErr_NoMemory();
+        goto fail;
+    }
+    PyBuffer_Release(&img);
+    PyBuffer_Release(&tiles);
+    if (bias.obj) {
+        PyBuffer_Release(&bias);
+    }
+    Py_RETURN_NONE;
+fail:
+    PyBuffer_Release(&img);
+    PyBuffer_Release(&tiles);
+    if (bias.obj) {
+        PyBuffer_Release(&bias);
+    }
+    return NULL;
+}
+
+static PyObject *
+winograd_s2_input(PyObject *self, PyObject *args)
+{
+    (void)self;
+    return s2_run(args, S2_INPUT);
+}
+
+static PyObject *
+winograd_s2_output(PyObject *self, PyObject *args)
+{
+    (void)self;
+    return s2_run(args, S2_OUTPUT);
+}
+
+static PyObject *
+winograd_s2_grad(PyObject *self, PyObject *args)
+{
+    (void)self;
+    return s2_run(args, S2_GRAD);
+}
+
+static PyObject *
+winograd_s2_sum(PyObject *self, PyObject *args)
+{
+    (void)self;
+    return s2_run(args, S2_SUM);
+}
+
 /* ---- thin GEMMs for F.linear: a few rows against a large weight -------
  *
  * linear_nt: y (m, n) = x (m, k) W^T (+ b), W (n, k); linear_nn: gx (m, k)
@@ -3040,6 +3482,25 @@ static PyMethodDef methods[] = {
      "its (c, ...) blocks C-contiguous, takes A g A^T of the 2x2 tiles g "
      "of gy (b, c, h, w) (zeros outside it); dM (36, c, b * ceil(h / 4) * "
      "ceil(w / 4)), of its 4x4 tiles."},
+    {"winograd_s2_input", winograd_s2_input, METH_VARARGS,
+     "winograd_s2_input(V, x): V (100, b * th * tw, c), its (b * th * tw, "
+     "c) blocks C-contiguous, takes B d B^T of the 6x6 windows d of x (b, "
+     "c, h, w) under the 8x8 output blocks of a stride-2 4x4 "
+     "deconvolution with pad 1 (th = ceil(h / 4), tw = ceil(w / 4); window "
+     "(ty, tx) at row 4 ty - 1, column 4 tx - 1, zeros outside x; float32 "
+     "or float64)."},
+    {"winograd_s2_output", winograd_s2_output, METH_VARARGS,
+     "winograd_s2_output(y, M, bias): y (b, c, H, W) takes A m A^T (plus "
+     "bias[c] unless bias is None) of the tiles m of M (100, b * ceil(H / "
+     "8) * ceil(W / 8), c), as 8x8 blocks."},
+    {"winograd_s2_grad", winograd_s2_grad, METH_VARARGS,
+     "winograd_s2_grad(dM, gy): dM (100, b * ceil(H / 8) * ceil(W / 8), "
+     "c) takes A^T g A of the 8x8 blocks g of gy (b, c, H, W) (zeros "
+     "outside it): the adjoint of winograd_s2_output."},
+    {"winograd_s2_sum", winograd_s2_sum, METH_VARARGS,
+     "winograd_s2_sum(gx, Z): gx (b, c, h, w) becomes the sums of the "
+     "windows B^T z B of the tiles z of Z (100, b * th * tw, c) where they "
+     "overlap x: the adjoint of winograd_s2_input."},
     {"linear_nt", linear_nt, METH_VARARGS,
      "linear_nt(y, x, W, b, m, n, k, threads, soft=False): y (m, n) = x "
      "(m, k) W^T (+ b unless b is None) for W (n, k), all float32 and "

@@ -221,6 +221,11 @@ class _FilterGrad:
 def _conv_plain(x, W, b, stride, pad, dilate, cover_all, outs):
     """``y[n, o, p] = sum_k W[o, k] col[n, k, p] (+ b[o])``, one GEMM per
     chunk of samples."""
+    if _winograd.s2_applies(x, W.shape[0], W.shape[2:], stride, pad,
+                            dilate, outs, deconv=False):
+        y = _winograd.s2_conv(x, W)
+        _add_bias(y, b)
+        return y
     if _winograd.applies(x, W.shape[0], W.shape[2:], stride, pad, dilate):
         return _winograd.conv(x, W, b, pad)
     xp = backend.get_array_module(x)
@@ -250,6 +255,9 @@ def _grad_w_plain(x, gy, ksize, stride, pad, dilate):
     if _winograd.applies(x, out_c, ksize, stride, pad, dilate) and \
             _winograd.grad_w_pays(x.shape[1], out_c):
         return _winograd.grad_w(x, gy, pad)
+    if _winograd.s2_applies(x, out_c, ksize, stride, pad, dilate,
+                            gy.shape[2:], deconv=False):
+        return _winograd.s2_grad_w(gy, x)
     gW = _FilterGrad(xp, gy)
     for s, e, col in _Windows(x, ksize, stride, pad, dilate, False,
                               gy.shape[2:]):
@@ -258,15 +266,23 @@ def _grad_w_plain(x, gy, ksize, stride, pad, dilate):
 
 
 @_blas.loops_split
-def conv_and_grad_w(x, W, gy, stride, pad, dilate, cover_all, outs):
+def conv_and_grad_w(x, W, gy, stride, pad, dilate, cover_all, outs,
+                    held=None):
     """``conv_forward(x, W)`` and ``conv_grad_w(x, gy)`` (no groups) from
     one pass over the windows of ``x``: the input and filter gradients of a
     deconvolution (``x`` its output's gradient, ``gy`` its input) read the
     same windows, which are then copied once, not twice.  The same
     products, in the same orientations, as the two apart.  None where
-    either would take another path (a GPU, Winograd, mixed dtypes)."""
+    either would take another path (a GPU, Winograd, mixed dtypes).
+    ``held``: what ``deconv_forward(gy, ..., keep=True)`` kept (used by,
+    or given back here)."""
     n, out_c = x.shape[0], W.shape[0]
     ksize = W.shape[2:]
+    if n and gy.dtype == x.dtype == W.dtype and _winograd.s2_applies(
+            x, out_c, ksize, stride, pad, dilate, outs, deconv=False):
+        return _winograd.s2_conv(x, W, gy, held)
+    if held is not None:
+        held.release()
     if type(x) is not numpy.ndarray or not n or not out_c or \
             not x.dtype == W.dtype == gy.dtype or \
             _winograd.applies(x, out_c, ksize, stride, pad, dilate):
@@ -290,6 +306,9 @@ def conv_and_grad_w(x, W, gy, stride, pad, dilate, cover_all, outs):
 def _deconv_plain(x, W, b, stride, pad, outsize, dilate):
     """The adjoint of :func:`_conv_plain` in ``x``: per chunk, the windows
     ``W^T x`` summed back onto the image."""
+    if _winograd.s2_applies(x, W.shape[1], W.shape[2:], stride, pad,
+                            dilate, outsize):
+        return _winograd.s2_deconv(x, W, b)
     pad_c = tuple(2 - p for p in pad)  # of the equivalent convolution
     if _winograd.applies(x, W.shape[1], W.shape[2:], stride, pad_c,
                          dilate) and \
@@ -432,12 +451,21 @@ def conv_grad_w(x, gy, ksize, stride, pad, dilate, groups):
 
 
 @_blas.loops_split
-def deconv_forward(x, W, b, stride, pad, outsize, dilate, groups):
-    """The adjoint of :func:`conv_forward` in ``x`` (a transposed conv)."""
+def deconv_forward(x, W, b, stride, pad, outsize, dilate, groups,
+                   keep=False):
+    """The adjoint of :func:`conv_forward` in ``x`` (a transposed conv).
+    With ``keep``, ``(y, held)``: what a stride-2 Winograd deconvolution
+    keeps for :func:`conv_and_grad_w` (None on other paths)."""
     xp = backend.get_array_module(x)
     n, in_c = x.shape[:2]
     ksize = W.shape[2:]
     out_c = W.shape[1] * groups
+    if keep:
+        if groups == 1 and _winograd.s2_applies(x, W.shape[1], ksize,
+                                                stride, pad, dilate, outsize):
+            return _winograd.s2_deconv(x, W, b, keep=True)
+        return deconv_forward(x, W, b, stride, pad, outsize, dilate,
+                              groups), None
     if in_c == 0:  # nothing to scatter: zeros (plus the bias)
         y = xp.zeros((n, out_c) + tuple(outsize), x.dtype)
         _add_bias(y, b)

@@ -133,23 +133,22 @@ def _blocks(buf, start, positions, rows, cols):
         :, :rows * cols].reshape(positions, rows, cols)
 
 
-def _chunked(x, out_c, tiles, positions):
-    """``(s, e, V, M)`` for each chunk of samples ``s .. e - 1``: views of
-    one buffer (``_conv``'s pool, so it stays mapped from call to call)
-    for the input tiles ``V (positions, c, t)`` and the output side ``M
-    (positions, out_c, t)`` of ``t`` tiles."""
-    n, c = x.shape[:2]
-    per = tiles[0] * tiles[1]
-    step = _conv._chunk(numpy, n, positions * per * (c + out_c) * x.itemsize,
+def _chunked(n, c, out_c, per, positions, dtype):
+    """``(s, e, V, M)`` for each chunk of samples ``s .. e - 1`` of ``n``:
+    views of one buffer (``_conv``'s pool, so it stays mapped from call to
+    call) for the input side ``V (positions, c, t)`` and the output side
+    ``M (positions, out_c, t)`` of ``t`` tiles, ``per`` tiles a sample."""
+    itemsize = numpy.dtype(dtype).itemsize
+    step = _conv._chunk(numpy, n, positions * per * (c + out_c) * itemsize,
                         CHUNK_BYTES)
-    size = positions * (_stride(c, per * step, x.itemsize) +
-                        _stride(out_c, per * step, x.itemsize))
-    buf = _conv._buffer(numpy, size, x.dtype)
+    size = positions * (_stride(c, per * step, itemsize) +
+                        _stride(out_c, per * step, itemsize))
+    buf = _conv._buffer(numpy, size, dtype)
     for s in range(0, n, step):
         e = min(n, s + step)
         t = (e - s) * per
         V = _blocks(buf, 0, positions, c, t)
-        yield s, e, V, _blocks(buf, positions * _stride(c, t, x.itemsize),
+        yield s, e, V, _blocks(buf, positions * _stride(c, t, itemsize),
                                positions, out_c, t)
     _conv._give_back(buf)
 
@@ -193,7 +192,7 @@ def conv(x, W, b, pad, m=None):
     y = numpy.empty((n, out_c) + outs, x.dtype)
     if b is not None:
         b = numpy.ascontiguousarray(b, x.dtype)
-    for s, e, V, M in _chunked(x, out_c, (th, tw), positions):
+    for s, e, V, M in _chunked(n, c, out_c, th * tw, positions, x.dtype):
         conv_nd._loops.winograd_input(V, x[s:e], tuple(pad) + (th, tw))
         _blas.run(_products(positions, lambda p: numpy.matmul(
             U[p], V[p], out=M[p])))
@@ -231,7 +230,8 @@ def grad_w(x, gy, pad, m=None):
     th, tw = _tiles(gy.shape[2:], m)
     dU = numpy.empty((positions, out_c, c), x.dtype)
     tmp = None
-    for s, e, V, dM in _chunked(x, out_c, (th, tw), positions):
+    for s, e, V, dM in _chunked(n, c, out_c, th * tw, positions,
+                                x.dtype):
         conv_nd._loops.winograd_input(V, x[s:e], tuple(pad) + (th, tw))
         conv_nd._loops.winograd_grad(dM, gy[s:e])
         # the first chunk's products into dU, a later one's added to it
@@ -247,3 +247,233 @@ def grad_w(x, gy, pad, m=None):
     gW = _blas.matmul(_kron(m, x.dtype).T,
                       dU.reshape(positions, -1))  # (9, (o, c))
     return numpy.ascontiguousarray(gW.T).reshape(out_c, c, 3, 3)
+
+
+# --- stride-2 4x4 deconvolutions with pad 1 ---------------------------------
+#
+# DCGAN's upsampling layers (and the stride-2 4x4 convolutions of its
+# discriminator, their adjoints).  Along each axis the deconvolution's
+# outputs alternate between two phases, each a correlation of the input
+# padded by one with a 2-tap filter (W[3], W[1] for even outputs, W[2],
+# W[0] for odd ones).  Four outputs of a phase are a Winograd F(4, 2) at
+# the points 0, 1, -1, 1/2 and infinity: 5 products for 8 multiply-adds.
+# Both phases of 8 outputs read one 6-item window of the padded input
+# (windows 4 apart), so a 6x6 window gives 10 x 10 = 100 positions and an
+# 8x8 block of the output: 100 products where im2col takes 256.  Summed
+# over the input channels, the products are 100 GEMMs of ``(out_c, c) @
+# (c, tiles)``; the C loops (``winograd_s2_*``) make the windows' and the
+# blocks' positions and take them back.  The input gradient runs the
+# adjoint steps (the output gradient's blocks to positions, the products
+# with the filters' transposes, the windows summed where they overlap),
+# the filter gradient the products of the output gradient's positions with
+# the input's.  float32 results are about 1e-6 of the largest output off
+# the im2col path's (the transforms hold 8/3, 1/6 and 1/8).
+
+# _BT, _G2 and _AT: F(4, 2) of a 2-tap correlation, y = AT [(G g) * (BT d)]
+# for 4 outputs of 5 inputs d.
+_BT = numpy.array([[1, -2, -1, 2, 0], [0, -1 / 2, 1 / 2, 1, 0],
+                   [0, -1 / 6, 1 / 2, -1 / 3, 0], [0, 8 / 3, 0, -8 / 3, 0],
+                   [0, 1 / 2, -1, -1 / 2, 1]])
+_G2 = numpy.array([[1, 0], [1, 1], [1, -1], [1, 1 / 2], [0, 1]])
+
+# Where it pays: at least so many channels each side, and 8x8 output
+# blocks.  Measured on 2 cores against the im2col path (float32; batch, in
+# and out channels, input size; a step of forward, input and filter
+# gradients, medians): DCGAN's 16/256/128/16x16 56 -> 43 ms,
+# 64/512/256/4x4 (64 blocks) 62 -> 54 ms, 64/256/128/8x8 57 -> 40 ms,
+# 64/128/64/16x16 73 -> 60 ms; a tie at 16/64/32/16x16 (6.7 ms); losses
+# with fewer: 16/32/16/16x16 3.0 -> 4.6 ms, 16/512/256/4x4 (16 blocks)
+# 24 -> 31 ms, 8/32/32/8x8 1.2 -> 2.0 ms.
+S2_MIN_CHANNELS = 64
+S2_MIN_TILES = 64
+
+
+def _s2_filter_axis():
+    """``G (10, 4)``: the 2-tap filters of both phases along one axis
+    (phase 0 taps W[3] and W[1], phase 1 W[2] and W[0]) at their 5
+    points."""
+    G = numpy.zeros((10, 4))
+    G[:5, 3], G[:5, 1] = _G2[:, 0], _G2[:, 1]
+    G[5:, 2], G[5:, 0] = _G2[:, 0], _G2[:, 1]
+    return G
+
+
+@functools.lru_cache(maxsize=None)
+def _s2_kron(dtype):
+    """``K (100, 16)``: the filter transform of a flattened 4x4 filter as
+    one product, position ``10 pi + q`` from tap ``4 ky + kx``; made once
+    per dtype, read-only."""
+    G = _s2_filter_axis()
+    K = numpy.kron(G, G).astype(dtype)
+    K.flags.writeable = False
+    return K
+
+
+def s2_applies(x, out_c, ksize, stride, pad, dilate, outs, deconv=True):
+    """Whether a stride-2 4x4 deconvolution of ``x`` (groups 1, pad 1, the
+    output ``outs`` twice the input's size, or None) into ``out_c``
+    channels runs here, or (``deconv`` false) the convolution of ``x`` that
+    is its adjoint (``x`` of even size, the output half of it): the C loops built, a NumPy
+    float32 or float64 image, at least :data:`S2_MIN_CHANNELS` channels
+    each side and :data:`S2_MIN_TILES` 8x8 blocks of the larger side (see
+    above)."""
+    if not (conv_nd._loops is not None and type(x) is numpy.ndarray and
+            x.ndim == 4 and x.dtype.char in 'fd' and x.dtype.isnative and
+            tuple(ksize) == (4, 4) and tuple(stride) == (2, 2) and
+            tuple(pad) == (1, 1) and tuple(dilate) == (1, 1) and
+            min(x.shape[1], out_c) >= S2_MIN_CHANNELS):
+        return False
+    n, _, h, w = x.shape
+    if deconv:
+        if outs is not None and tuple(outs) != (2 * h, 2 * w):
+            return False
+    else:  # (either cover_all gives half an even size)
+        if h % 2 or w % 2 or outs is not None and tuple(outs) != (
+                h // 2, w // 2):
+            return False
+        h, w = h // 2, w // 2
+    return n * -(-h // 4) * -(-w // 4) >= S2_MIN_TILES
+
+
+def _s2_filters(W, dtype, out):
+    """``out (100, c, o)`` takes the filter transforms of ``W (c, o, 4,
+    4)``: one GEMM."""
+    c, o = W.shape[:2]
+    taps = W.reshape(c * o, 16)
+    if taps.dtype != dtype:
+        taps = taps.astype(dtype)
+    _blas.matmul(_s2_kron(dtype), taps.T, out=out.reshape(100, c * o))
+    return out
+
+
+class _S2Held:
+    """What :func:`s2_deconv` kept for its backward (:func:`s2_conv`): its
+    buffer of ``_conv``'s pool (given back once used), holding the input
+    ``x``'s positions ``V`` (the whole batch) and the filter transforms
+    ``U`` of ``W``."""
+
+    __slots__ = ('buf', 'x', 'W')
+
+    def __init__(self, buf, x, W):
+        self.buf, self.x, self.W = buf, x, W
+
+    def release(self):
+        """Gives the buffer back to the pool, unused."""
+        _conv._give_back(self.buf)
+
+
+def _s2_chunks(n, c, o, h, w, dtype, held=None):
+    """``(s, e, V, M, F)`` for each chunk of samples ``s .. e - 1``: the
+    input side's positions ``V (100, t, c)`` and the output side's ``M
+    (100, t, o)`` of the chunk's ``t`` tiles, and two filter-sized arrays
+    ``F (2, 100, c, o)`` (the same for every chunk): views of one buffer of
+    ``_conv``'s pool (as :func:`_chunked`'s, but channels last, so that a
+    tile's channels are one run for the C loops).  With ``held``, its
+    buffer, the batch as one chunk.  Closing the generator early keeps the
+    buffer from the pool."""
+    per = -(-h // 4) * -(-w // 4)
+    itemsize = numpy.dtype(dtype).itemsize
+    step = n if held is not None else _conv._chunk(
+        numpy, n, 100 * per * (c + o) * itemsize, CHUNK_BYTES)
+    sides = 100 * (_stride(c, per * step, itemsize) +
+                   _stride(o, per * step, itemsize))
+    size = sides + 200 * c * o
+    buf = held.buf if held is not None else _conv._buffer(numpy, size,
+                                                           dtype)
+    F = buf[sides:size].reshape(2, 100, c, o)
+    for s in range(0, n, step):
+        e = min(n, s + step)
+        t = (e - s) * per
+        yield s, e, _blocks(buf, 0, 100, t, c), _blocks(
+            buf, 100 * _stride(t, c, itemsize), 100, t, o), F
+    _conv._give_back(buf)
+
+
+def _s2_grad_w(dU, dtype):
+    """``gW (c, o, 4, 4)`` from the products ``dU (100, c, o)``: the
+    adjoint of :func:`_s2_filters`."""
+    _, c, o = dU.shape
+    return _blas.matmul(dU.reshape(100, -1).T, _s2_kron(dtype)).reshape(
+        c, o, 4, 4)
+
+
+def s2_deconv(x, W, b, keep=False):
+    """``deconvolution_2d(x, W, b, stride=2, pad=1)`` for ``x (n, c, h,
+    w)`` and ``W (c, o, 4, 4)`` that :func:`s2_applies` to.  With
+    ``keep``, ``(y, held)``: the input's positions and the filter
+    transforms for :func:`s2_conv` (an :class:`_S2Held`, or None where the
+    batch took several chunks), instead of computing them again."""
+    n, c, h, w = x.shape
+    o = W.shape[1]
+    y = numpy.empty((n, o, 2 * h, 2 * w), x.dtype)
+    if b is not None:
+        b = numpy.ascontiguousarray(b, x.dtype)
+    held = None
+    chunks = _s2_chunks(n, c, o, h, w, x.dtype)
+    for s, e, V, M, F in chunks:
+        U = F[0] if s else _s2_filters(W, x.dtype, F[0])
+        conv_nd._loops.winograd_s2_input(V, x[s:e])
+        _blas.run(_products(100, lambda p: numpy.matmul(
+            V[p], U[p], out=M[p])))
+        conv_nd._loops.winograd_s2_output(y[s:e], M, b)
+        if keep and e - s == n:  # one chunk: its buffer stays with V, U
+            held = _S2Held(V.base, x, W)  # (NumPy's base: the owner)
+            chunks.close()
+    return (y, held) if keep else y
+
+
+def s2_conv(gy, W, x=None, held=None):
+    """The adjoints of :func:`s2_deconv` for its filters ``W (c, o, 4, 4)``
+    and output gradient ``gy (n, o, 2 h, 2 w)``: the input gradient ``gx
+    (n, c, h, w)`` (the stride-2 4x4 convolution of ``gy`` with ``W``, out
+    channels first, pad 1), and with its input ``x`` the filter gradient
+    too, ``(gx, gW)``; ``held`` (from ``s2_deconv(x, W, ...,
+    keep=True)``) has ``x``'s positions and ``W``'s transforms."""
+    n, o, h2, w2 = gy.shape
+    c = W.shape[0]
+    dtype = gy.dtype
+    if held is not None and (held.x is not x or held.W is not W or
+                             held.buf.dtype != dtype):
+        held.release()
+        held = None
+    gx = numpy.empty((n, c, h2 // 2, w2 // 2), dtype)
+    dU = None
+    for s, e, V, Mg, F in _s2_chunks(n, c, o, h2 // 2, w2 // 2, dtype,
+                                     held):
+        U = F[0] if s or held is not None else _s2_filters(W, dtype, F[0])
+        conv_nd._loops.winograd_s2_grad(Mg, gy[s:e])
+        if x is not None:
+            if held is None:
+                conv_nd._loops.winograd_s2_input(V, x[s:e])
+            # the first chunk's products into dU, a later one's added
+            out = F[1] if not s else numpy.empty_like(F[1])
+            _blas.run(_products(100, lambda p: numpy.matmul(
+                V[p].T, Mg[p], out=out[p])))
+            if s:
+                F[1] += out
+            dU = F[1]
+        # V's space takes the input gradient's positions
+        _blas.run(_products(100, lambda p: numpy.matmul(
+            Mg[p], U[p].T, out=V[p])))
+        conv_nd._loops.winograd_s2_sum(gx[s:e], V)
+        if dU is not None and e == n:
+            gW = _s2_grad_w(dU, dtype)  # (before the buffer goes back)
+    return gx if x is None else (gx, gW)
+
+
+def s2_grad_w(x, gy):
+    """The filter gradient ``(c, o, 4, 4)`` of :func:`s2_deconv` for its
+    input ``x (n, c, h, w)`` and output gradient ``gy (n, o, 2 h, 2 w)``."""
+    n, c, h, w = x.shape
+    o = gy.shape[1]
+    for s, e, V, Mg, F in _s2_chunks(n, c, o, h, w, x.dtype):
+        conv_nd._loops.winograd_s2_grad(Mg, gy[s:e])
+        conv_nd._loops.winograd_s2_input(V, x[s:e])
+        out = F[1] if not s else numpy.empty_like(F[1])
+        _blas.run(_products(100, lambda p: numpy.matmul(
+            V[p].T, Mg[p], out=out[p])))
+        if s:
+            F[1] += out
+        if e == n:
+            gW = _s2_grad_w(F[1], x.dtype)  # (before the buffer goes back)
+    return gW

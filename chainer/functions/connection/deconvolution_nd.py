@@ -1,6 +1,7 @@
 """N-dimensional deconvolution (transposed convolution):
 ``F.deconvolution_nd`` (``_1d``, ``_3d``)."""
 
+from chainer import configuration
 from chainer import utils
 from chainer.function_node import _RELEASED, FunctionNode
 from chainer.functions.connection import _conv
@@ -16,6 +17,7 @@ class DeconvolutionND(_ConvParams, FunctionNode):
     _negative_pad = True
 
     outs = None  # the output size, as Chainer names it (set by forward)
+    _held = None  # what a Winograd forward keeps for the backward
 
     def __init__(self, ndim, stride=1, pad=0, outsize=None, dilate=1,
                  groups=1):
@@ -46,20 +48,30 @@ class DeconvolutionND(_ConvParams, FunctionNode):
                 self.dilate)
         self.outs = tuple(outsize)
         self.retain_inputs((0, 1))
-        return _conv.deconv_forward(x, W, b, self.stride, self.pad, outsize,
-                                    self.dilate, self.groups),
+        if not configuration.config.enable_backprop:
+            return _conv.deconv_forward(x, W, b, self.stride, self.pad,
+                                        outsize, self.dilate, self.groups),
+        # (what the forward keeps for the filter gradient: _backward_arrays)
+        y, self._held = _conv.deconv_forward(
+            x, W, b, self.stride, self.pad, outsize, self.dilate,
+            self.groups, keep=True)
+        return y,
 
     def _backward_arrays(self, indexes, gys):
         # No graph to record: the input and filter gradients read the same
         # windows of gy, copied once for both (_conv.conv_and_grad_w)
         data = self._retained_in_data
+        held, self._held = self._held, None
         if data is _RELEASED or self.groups != 1 or 0 not in indexes or \
                 1 not in indexes:
+            if held is not None:
+                held.release()
             return None
         x, W = data
         gy = gys[0]
         r = _conv.conv_and_grad_w(gy, W, x, self.stride, self.pad,
-                                  self.dilate, self.cover_all, x.shape[2:])
+                                  self.dilate, self.cover_all, x.shape[2:],
+                                  held)
         if r is None:
             return None
         if 2 in indexes:
