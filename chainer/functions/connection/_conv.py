@@ -83,29 +83,38 @@ def _copyto(dst, src):
 
 _BUFFERS = []  # window buffers given back, for the next call to take
 _BUFFERS_LOCK = threading.Lock()
+# Buffers kept at most: a Winograd forward holds its buffer until its
+# filter gradient (_winograd._Held), while the input gradients of the
+# layers after it take theirs, so a ResNet block's two convolutions use
+# three at once.
+_BUFFERS_KEPT = 3
 
 
 def _buffer(xp, size, dtype):
     """An empty 1-d array of ``size`` items; on NumPy, one given back by an
-    earlier call where one is large enough (a new large array costs its
-    page faults again on every call: 15% of a ResNet block's time)."""
+    earlier call where one is large enough, the smallest such (a new large
+    array costs its page faults again on every call: 15% of a ResNet
+    block's time)."""
     if xp is numpy:
         with _BUFFERS_LOCK:
-            for i, b in enumerate(_BUFFERS):
+            for i in range(len(_BUFFERS) - 1, -1, -1):
+                b = _BUFFERS[i]
                 if b.dtype == dtype and b.size >= size:
                     return _BUFFERS.pop(i)[:size]
     return xp.empty(size, dtype)
 
 
 def _give_back(buf):
-    """Keeps ``buf`` (from :func:`_buffer`) for a later call; only the
-    largest buffer given back is kept."""
+    """Keeps ``buf`` (from :func:`_buffer`) for a later call; the
+    :data:`_BUFFERS_KEPT` largest buffers given back are kept."""
     if type(buf) is numpy.ndarray:
         base = buf if buf.base is None else buf.base
         with _BUFFERS_LOCK:
+            if any(b is base for b in _BUFFERS):
+                return
             _BUFFERS.append(base)
             _BUFFERS.sort(key=lambda b: -b.nbytes)
-            del _BUFFERS[1:]
+            del _BUFFERS[_BUFFERS_KEPT:]
 
 
 class _Windows:
@@ -244,17 +253,20 @@ def _conv_plain(x, W, b, stride, pad, dilate, cover_all, outs):
     return y
 
 
-def _grad_w_plain(x, gy, ksize, stride, pad, dilate):
-    """The filter gradient (:class:`_FilterGrad`), chunk by chunk."""
+def _grad_w_plain(x, gy, ksize, stride, pad, dilate, held=None):
+    """The filter gradient (:class:`_FilterGrad`), chunk by chunk;
+    ``held``: what ``conv_forward(x, ..., keep=True)`` kept."""
     xp = backend.get_array_module(x)
     out_c = gy.shape[1]
     if gy.dtype != x.dtype:
         gy = gy.astype(x.dtype)
+    if _winograd.applies(x, out_c, ksize, stride, pad, dilate) and \
+            _winograd.grad_w_pays(x.shape[1], out_c) and x.shape[0]:
+        return _winograd.grad_w(x, gy, pad, held=held)
+    if held is not None:
+        held.release()
     if x.shape[0] == 0:
         return xp.zeros((out_c, x.shape[1]) + tuple(ksize), x.dtype)
-    if _winograd.applies(x, out_c, ksize, stride, pad, dilate) and \
-            _winograd.grad_w_pays(x.shape[1], out_c):
-        return _winograd.grad_w(x, gy, pad)
     if _winograd.s2_applies(x, out_c, ksize, stride, pad, dilate,
                             gy.shape[2:], deconv=False):
         return _winograd.s2_grad_w(gy, x)
@@ -397,12 +409,21 @@ def _columns_nk(xp, x, ksize, stride, pad, dilate, cover_all, outs, groups):
 
 @_blas.loops_split
 def conv_forward(x, W, b, stride, pad, dilate, groups, cover_all,
-                 outs=None):
-    """``y[n, o, p] = sum_k W[o, k] col[k, p, n] (+ b[o])``."""
+                 outs=None, keep=False):
+    """``y[n, o, p] = sum_k W[o, k] col[k, p, n] (+ b[o])``.  With
+    ``keep``, ``(y, held)``: what a Winograd convolution keeps for
+    :func:`conv_grad_w` (None on other paths)."""
     xp = backend.get_array_module(x)
     nd = x.ndim - 2
     n = x.shape[0]
     out_c = W.shape[0]
+    if keep:
+        if groups == 1 and n and _winograd.applies(
+                x, out_c, W.shape[2:], stride, pad, dilate) and \
+                _winograd.grad_w_pays(x.shape[1], out_c):
+            return _winograd.conv(x, W, b, pad, keep=True)
+        return conv_forward(x, W, b, stride, pad, dilate, groups,
+                            cover_all, outs), None
     if out_c == 0:  # no filters: an empty output of the right shape
         if outs is None:
             outs = conv_nd.conv_outs(x.shape[2:], W.shape[2:], stride, pad,
@@ -427,12 +448,16 @@ def conv_forward(x, W, b, stride, pad, dilate, groups, cover_all,
 
 
 @_blas.loops_split
-def conv_grad_w(x, gy, ksize, stride, pad, dilate, groups):
-    """The filter gradient ``gW[o, k] = sum_{n, p} gy[n, o, p] col[n, p, k]``.
-    """
+def conv_grad_w(x, gy, ksize, stride, pad, dilate, groups, held=None):
+    """The filter gradient ``gW[o, k] = sum_{n, p} gy[n, o, p] col[n, p, k]``;
+    ``held``: what ``conv_forward(x, ..., keep=True)`` kept (used by, or
+    given back here)."""
     xp = backend.get_array_module(x)
     n, out_c = gy.shape[:2]
     c = x.shape[1]
+    if held is not None and (groups != 1 or out_c == 0):
+        held.release()
+        held = None
     if out_c == 0:
         return xp.zeros((0, c // groups) + tuple(ksize), x.dtype)
     if xp is not numpy and _frontend().should_use('conv_wgrad', x.dtype):
@@ -441,7 +466,7 @@ def conv_grad_w(x, gy, ksize, stride, pad, dilate, groups):
         if gW is not None:
             return gW
     if groups == 1:
-        return _grad_w_plain(x, gy, ksize, stride, pad, dilate)
+        return _grad_w_plain(x, gy, ksize, stride, pad, dilate, held)
     col, _ = _columns_nk(xp, x, ksize, stride, pad, dilate, False,
                          gy.shape[2:], groups)
     gy = gy.reshape((n, groups, out_c // groups, -1))

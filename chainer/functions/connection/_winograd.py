@@ -133,17 +133,46 @@ def _blocks(buf, start, positions, rows, cols):
         :, :rows * cols].reshape(positions, rows, cols)
 
 
-def _chunked(n, c, out_c, per, positions, dtype):
+class _Held:
+    """What a forward (:func:`conv`, :func:`s2_deconv`) kept for the
+    filter gradient of its backward: its buffer of ``_conv``'s pool (given
+    back once used), holding the input ``x``'s positions (the whole batch)
+    and, for :func:`s2_deconv`, the filter transforms of ``W``; ``m``, the
+    side of the output tiles (0 for s2)."""
+
+    __slots__ = ('buf', 'x', 'W', 'm')
+
+    def __init__(self, buf, x, W, m=0):
+        self.buf, self.x, self.W, self.m = buf, x, W, m
+
+    def matches(self, x, W, m, dtype):
+        """Whether it holds ``x``'s positions (and ``W``'s) for tiles of
+        side ``m`` in ``dtype``; if not, its buffer goes back."""
+        if self.x is x and (W is None or self.W is W) and self.m == m and \
+                self.buf.dtype == dtype:
+            return True
+        self.release()
+        return False
+
+    def release(self):
+        """Gives the buffer back to the pool, unused."""
+        _conv._give_back(self.buf)
+
+
+def _chunked(n, c, out_c, per, positions, dtype, held=None):
     """``(s, e, V, M)`` for each chunk of samples ``s .. e - 1`` of ``n``:
     views of one buffer (``_conv``'s pool, so it stays mapped from call to
     call) for the input side ``V (positions, c, t)`` and the output side
-    ``M (positions, out_c, t)`` of ``t`` tiles, ``per`` tiles a sample."""
+    ``M (positions, out_c, t)`` of ``t`` tiles, ``per`` tiles a sample.
+    With ``held`` (a :class:`_Held`), its buffer, the batch as one chunk.
+    Closing the generator early keeps the buffer from the pool."""
     itemsize = numpy.dtype(dtype).itemsize
-    step = _conv._chunk(numpy, n, positions * per * (c + out_c) * itemsize,
-                        CHUNK_BYTES)
+    step = n if held is not None else _conv._chunk(
+        numpy, n, positions * per * (c + out_c) * itemsize, CHUNK_BYTES)
     size = positions * (_stride(c, per * step, itemsize) +
                         _stride(out_c, per * step, itemsize))
-    buf = _conv._buffer(numpy, size, dtype)
+    buf = held.buf if held is not None else _conv._buffer(numpy, size,
+                                                           dtype)
     for s in range(0, n, step):
         e = min(n, s + step)
         t = (e - s) * per
@@ -178,10 +207,12 @@ def _filter_tiles(W, dtype, m=2):
         _positions(m), out_c, c)
 
 
-def conv(x, W, b, pad, m=None):
+def conv(x, W, b, pad, m=None, keep=False):
     """``convolution_2d(x, W, b, pad=pad)`` for a case that
     :func:`applies`, with output tiles of side ``m`` (by :func:`_tile` if
-    None)."""
+    None).  With ``keep``, ``(y, held)``: ``x``'s positions for
+    :func:`grad_w` (a :class:`_Held`, or None where the batch took several
+    chunks), instead of computing them again."""
     n, c, h, w = x.shape
     out_c = W.shape[0]
     outs = (h + 2 * pad[0] - 2, w + 2 * pad[1] - 2)
@@ -192,12 +223,17 @@ def conv(x, W, b, pad, m=None):
     y = numpy.empty((n, out_c) + outs, x.dtype)
     if b is not None:
         b = numpy.ascontiguousarray(b, x.dtype)
-    for s, e, V, M in _chunked(n, c, out_c, th * tw, positions, x.dtype):
+    held = None
+    chunks = _chunked(n, c, out_c, th * tw, positions, x.dtype)
+    for s, e, V, M in chunks:
         conv_nd._loops.winograd_input(V, x[s:e], tuple(pad) + (th, tw))
         _blas.run(_products(positions, lambda p: numpy.matmul(
             U[p], V[p], out=M[p])))
         conv_nd._loops.winograd_output(y[s:e], M, b)
-    return y
+        if keep and e - s == n:  # one chunk: its buffer stays with V
+            held = _Held(V.base, x, None, m)  # (NumPy's base: the owner)
+            chunks.close()
+    return (y, held) if keep else y
 
 
 def _products(positions, product):
@@ -220,10 +256,13 @@ def deconv(x, W, b, pad, m=None):
     return conv(x, Wc, b, tuple(2 - p for p in pad), m)
 
 
-def grad_w(x, gy, pad, m=None):
+def grad_w(x, gy, pad, m=None, held=None):
     """The filter gradient of :func:`conv`: ``G^T dU G`` with ``dU[p] =
-    sum over tiles of (A gy A^T)[p] (B^T d B)[p]``."""
+    sum over tiles of (A gy A^T)[p] (B^T d B)[p]``; ``held``, from
+    ``conv(x, ..., keep=True)``, has ``x``'s positions."""
     m = _tile(gy.shape[3]) if m is None else m
+    if held is not None and not held.matches(x, None, m, x.dtype):
+        held = None
     positions = _positions(m)
     n, c = x.shape[:2]
     out_c = gy.shape[1]
@@ -231,8 +270,9 @@ def grad_w(x, gy, pad, m=None):
     dU = numpy.empty((positions, out_c, c), x.dtype)
     tmp = None
     for s, e, V, dM in _chunked(n, c, out_c, th * tw, positions,
-                                x.dtype):
-        conv_nd._loops.winograd_input(V, x[s:e], tuple(pad) + (th, tw))
+                                x.dtype, held):
+        if held is None:
+            conv_nd._loops.winograd_input(V, x[s:e], tuple(pad) + (th, tw))
         conv_nd._loops.winograd_grad(dM, gy[s:e])
         # the first chunk's products into dU, a later one's added to it
         if s and tmp is None:
@@ -346,22 +386,6 @@ def _s2_filters(W, dtype, out):
     return out
 
 
-class _S2Held:
-    """What :func:`s2_deconv` kept for its backward (:func:`s2_conv`): its
-    buffer of ``_conv``'s pool (given back once used), holding the input
-    ``x``'s positions ``V`` (the whole batch) and the filter transforms
-    ``U`` of ``W``."""
-
-    __slots__ = ('buf', 'x', 'W')
-
-    def __init__(self, buf, x, W):
-        self.buf, self.x, self.W = buf, x, W
-
-    def release(self):
-        """Gives the buffer back to the pool, unused."""
-        _conv._give_back(self.buf)
-
-
 def _s2_chunks(n, c, o, h, w, dtype, held=None):
     """``(s, e, V, M, F)`` for each chunk of samples ``s .. e - 1``: the
     input side's positions ``V (100, t, c)`` and the output side's ``M
@@ -401,7 +425,7 @@ def s2_deconv(x, W, b, keep=False):
     """``deconvolution_2d(x, W, b, stride=2, pad=1)`` for ``x (n, c, h,
     w)`` and ``W (c, o, 4, 4)`` that :func:`s2_applies` to.  With
     ``keep``, ``(y, held)``: the input's positions and the filter
-    transforms for :func:`s2_conv` (an :class:`_S2Held`, or None where the
+    transforms for :func:`s2_conv` (a :class:`_Held`, or None where the
     batch took several chunks), instead of computing them again."""
     n, c, h, w = x.shape
     o = W.shape[1]
@@ -417,7 +441,7 @@ def s2_deconv(x, W, b, keep=False):
             V[p], U[p], out=M[p])))
         conv_nd._loops.winograd_s2_output(y[s:e], M, b)
         if keep and e - s == n:  # one chunk: its buffer stays with V, U
-            held = _S2Held(V.base, x, W)  # (NumPy's base: the owner)
+            held = _Held(V.base, x, W)  # (NumPy's base: the owner)
             chunks.close()
     return (y, held) if keep else y
 
@@ -432,9 +456,7 @@ def s2_conv(gy, W, x=None, held=None):
     n, o, h2, w2 = gy.shape
     c = W.shape[0]
     dtype = gy.dtype
-    if held is not None and (held.x is not x or held.W is not W or
-                             held.buf.dtype != dtype):
-        held.release()
+    if held is not None and not held.matches(x, W, 0, dtype):
         held = None
     gx = numpy.empty((n, c, h2 // 2, w2 // 2), dtype)
     dU = None

@@ -5,6 +5,7 @@ and ``gW`` a :class:`ConvolutionNDGradW` node, whose own backward is a
 deconvolution and a convolution.
 """
 
+from chainer import configuration
 from chainer.function_node import FunctionNode
 from chainer.functions.connection import _conv
 from chainer.functions._errors import names_bad_arguments
@@ -54,9 +55,10 @@ class _ConvParams:
         return self._new(_family(self._two_d)[1], False, outsize).apply(
             (x, W))[0]
 
-    def grad_w(self, x, gy, ksize, cover_all):
+    def grad_w(self, x, gy, ksize, cover_all, held=None):
         node = self._new(_family(self._two_d)[2], cover_all)
         node.ksize = tuple(ksize)
+        node._held = held
         return node.apply((x, gy))[0]
 
 
@@ -64,6 +66,7 @@ class ConvolutionND(_ConvParams, FunctionNode):
     """N-dimensional convolution of ``(x, W[, b])``."""
 
     outsize = None
+    _held = None  # what a Winograd forward keeps for the filter gradient
 
     def __init__(self, ndim, stride=1, pad=0, cover_all=False, dilate=1,
                  groups=1):
@@ -76,17 +79,27 @@ class ConvolutionND(_ConvParams, FunctionNode):
                                      self.stride, self.pad, self.dilate,
                                      self.cover_all)
         self.retain_inputs((0, 1))
-        return _conv.conv_forward(x, W, b, self.stride, self.pad,
-                                  self.dilate, self.groups, self.cover_all),
+        if not configuration.config.enable_backprop:
+            return _conv.conv_forward(x, W, b, self.stride, self.pad,
+                                      self.dilate, self.groups,
+                                      self.cover_all),
+        y, self._held = _conv.conv_forward(
+            x, W, b, self.stride, self.pad, self.dilate, self.groups,
+            self.cover_all, keep=True)
+        return y,
 
     def backward(self, indexes, grad_outputs):
         x, W = self.get_retained_inputs()
         gy, = grad_outputs
+        held, self._held = self._held, None
         ret = []
         if 0 in indexes:
             ret.append(self.deconv(gy, W, x.shape[2:]))
         if 1 in indexes:
-            ret.append(self.grad_w(x, gy, W.shape[2:], self.cover_all))
+            ret.append(self.grad_w(x, gy, W.shape[2:], self.cover_all,
+                                   held))
+        elif held is not None:
+            held.release()
         if 2 in indexes:
             ret.append(_conv.bias_grad(gy))
         return tuple(ret)
@@ -105,11 +118,14 @@ class ConvolutionNDGradW(_ConvParams, FunctionNode):
         W = convnd.inputs[1]
         self.ksize = tuple(W.shape[2:])
 
+    _held = None  # (from the convolution's forward: _ConvParams.grad_w)
+
     def forward(self, inputs):
         self.retain_inputs((0, 1))
         x, gy = inputs
+        held, self._held = self._held, None
         return _conv.conv_grad_w(x, gy, self.ksize, self.stride, self.pad,
-                                 self.dilate, self.groups).astype(
+                                 self.dilate, self.groups, held).astype(
                                      x.dtype, copy=False),
 
     def backward(self, indexes, grad_outputs):

@@ -201,9 +201,9 @@ def _spy(monkeypatch):
     """Counts the calls of the three Winograd entry points."""
     calls = {'conv': 0, 'deconv': 0, 'grad_w': 0}
     for name in calls:
-        def wrapped(*args, _f=getattr(_winograd, name), _name=name):
+        def wrapped(*args, _f=getattr(_winograd, name), _name=name, **kw):
             calls[_name] += 1
-            return _f(*args)
+            return _f(*args, **kw)
         monkeypatch.setattr(_winograd, name, wrapped)
     return calls
 

@@ -138,7 +138,7 @@ def _spy(monkeypatch):
     for name in ('s2_deconv', 's2_conv', 's2_grad_w'):
         def wrapped(*args, _f=getattr(_winograd, name), _name=name, **kw):
             calls.append((_name, any(a is not None and
-                                     isinstance(a, _winograd._S2Held)
+                                     isinstance(a, _winograd._Held)
                                      for a in args)))
             return _f(*args, **kw)
         monkeypatch.setattr(_winograd, name, wrapped)
