@@ -303,3 +303,45 @@ def test_loops_refuse_tiles_of_other_shapes():
                                   V[:, :, :-1], None)
     with pytest.raises(TypeError, match='float32 or float64'):
         loops.winograd_grad(numpy.zeros((36, 3, 8), numpy.float64), x)
+
+
+def test_forward_keeps_positions_for_the_filter_gradient(monkeypatch):
+    """F.convolution_2d's forward keeps x's positions for its filter
+    gradient (the same bits as computing them again); a mismatched x, or
+    no backprop, keeps nothing."""
+    _everywhere(monkeypatch)
+    x, W = _resblock_conv()
+    gy = _rng().randn(2, 16, 64, 32).astype(numpy.float32)
+    y, held = _winograd.conv(x, W, None, (1, 1), keep=True)
+    assert held is not None
+    numpy.testing.assert_array_equal(y, _winograd.conv(x, W, None, (1, 1)))
+    want = _winograd.grad_w(x, gy, (1, 1))
+    numpy.testing.assert_array_equal(
+        _winograd.grad_w(x, gy, (1, 1), held=held), want)
+    _, held = _winograd.conv(x, W, None, (1, 1), keep=True)
+    numpy.testing.assert_array_equal(   # another x: computed again
+        _winograd.grad_w(x.copy(), gy, (1, 1), held=held), want)
+    seen = []
+    real = _winograd.grad_w
+
+    def spy(*args, **kw):
+        seen.append(kw.get('held') is not None)
+        return real(*args, **kw)
+    monkeypatch.setattr(_winograd, 'grad_w', spy)
+    xv, Wv = chainer.Variable(x), chainer.Variable(W)
+    out = F.convolution_2d(xv, Wv, pad=1)
+    out.grad = gy
+    out.backward()
+    assert seen == [True]
+    numpy.testing.assert_array_equal(Wv.grad, want)
+    kept = []
+    real_conv = _winograd.conv
+
+    def conv_spy(*args, **kw):
+        kept.append(kw.get('keep', False))
+        return real_conv(*args, **kw)
+    monkeypatch.setattr(_winograd, 'conv', conv_spy)
+    with chainer.no_backprop_mode():
+        F.convolution_2d(x, W, pad=1)
+    F.convolution_2d(x, W, pad=1)
+    assert kept == [False, True]
