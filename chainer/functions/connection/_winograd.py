@@ -19,6 +19,9 @@ and its channels swapped, the padding ``2 - pad``), and the filter
 gradient is ``G^T [sum over tiles of (A gy A^T) * (B^T d B)] G``: the same
 input tiles, and a GEMM per position of ``(out_c, tiles) @ (tiles, c)``.
 
+Stride-2 4x4 deconvolutions with pad 1 (and the convolutions they are the
+adjoints of) have their own Winograd form: see the ``s2_`` section below.
+
 Without the C loops, or where it does not pay (below), the im2col path of
 ``_conv`` runs instead.  Tiles of a whole chunk of samples go through
 memory (4 times the image, each way, for 2x2 output tiles); smaller chunks,
@@ -300,20 +303,17 @@ def grad_w(x, gy, pad, m=None, held=None):
 # Both phases of 8 outputs read one 6-item window of the padded input
 # (windows 4 apart), so a 6x6 window gives 10 x 10 = 100 positions and an
 # 8x8 block of the output: 100 products where im2col takes 256.  Summed
-# over the input channels, the products are 100 GEMMs of ``(out_c, c) @
-# (c, tiles)``; the C loops (``winograd_s2_*``) make the windows' and the
-# blocks' positions and take them back.  The input gradient runs the
+# over the input channels, the products are 100 GEMMs of ``(tiles, c) @
+# (c, out_c)``; the C loops (``winograd_s2_*``) make the windows' and the
+# blocks' positions, channels last, and take them back.  The input gradient runs the
 # adjoint steps (the output gradient's blocks to positions, the products
 # with the filters' transposes, the windows summed where they overlap),
 # the filter gradient the products of the output gradient's positions with
 # the input's.  float32 results are about 1e-6 of the largest output off
 # the im2col path's (the transforms hold 8/3, 1/6 and 1/8).
 
-# _BT, _G2 and _AT: F(4, 2) of a 2-tap correlation, y = AT [(G g) * (BT d)]
-# for 4 outputs of 5 inputs d.
-_BT = numpy.array([[1, -2, -1, 2, 0], [0, -1 / 2, 1 / 2, 1, 0],
-                   [0, -1 / 6, 1 / 2, -1 / 3, 0], [0, 8 / 3, 0, -8 / 3, 0],
-                   [0, 1 / 2, -1, -1 / 2, 1]])
+# G of F(4, 2) for a 2-tap filter g, y = AT [(G g) * (BT d)] for 4 outputs
+# of 5 inputs d (BT and AT are in the C loops).
 _G2 = numpy.array([[1, 0], [1, 1], [1, -1], [1, 1 / 2], [0, 1]])
 
 # Where it pays: at least so many channels each side, and 8x8 output
