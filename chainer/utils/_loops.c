@@ -1710,6 +1710,94 @@ wino_range(const void *job, Py_ssize_t lo, Py_ssize_t hi)
     free(buf);
 }
 
+/* The buffers of a tile loop's call: the image (b, c, h, w), read with
+ * any strides (or written, C-contiguous), the tiles (positions, rows,
+ * cols), read or written, and a bias (c,) or none, all of one float
+ * dtype. */
+typedef struct {
+    Py_buffer img, tiles, bias;
+    char kind;
+} tile_io;
+
+static void
+tile_io_release(tile_io *io)
+{
+    PyBuffer_Release(&io->img);
+    PyBuffer_Release(&io->tiles);
+    if (io->bias.obj) {
+        PyBuffer_Release(&io->bias);
+    }
+}
+
+/* Takes io's buffers (writes_img: the image is written, the tiles read;
+ * else the other way) and fills g's image shape and strides (in items)
+ * and ps; 0, or -1 with an exception set and nothing held. */
+static int
+tile_io_get(tile_io *io, wino *g, PyObject *img_obj, PyObject *tiles_obj,
+            PyObject *bias_obj, int writes_img, const char *name)
+{
+    io->bias.obj = NULL;
+    if (PyObject_GetBuffer(img_obj, &io->img, PyBUF_FORMAT | (writes_img ?
+            PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE : PyBUF_STRIDES))) {
+        return -1;
+    }
+    if (PyObject_GetBuffer(tiles_obj, &io->tiles, PyBUF_FORMAT |
+            PyBUF_STRIDES | (writes_img ? 0 : PyBUF_WRITABLE))) {
+        PyBuffer_Release(&io->img);
+        return -1;
+    }
+    const Py_buffer *img = &io->img, *tiles = &io->tiles;
+    io->kind = float_code(img->format, img->itemsize);
+    if (!io->kind ||
+            float_code(tiles->format, tiles->itemsize) != io->kind) {
+        PyErr_Format(PyExc_TypeError, "%s: float32 or float64 arrays of one "
+                     "dtype expected", name);
+        goto fail;
+    }
+    if (img->ndim != 4 || tiles->ndim != 3) {
+        PyErr_Format(PyExc_ValueError, "%s: a 4-d image and 3-d tiles "
+                     "expected", name);
+        goto fail;
+    }
+    if (bias_obj != Py_None &&
+            get_items(bias_obj, &io->bias, 0, img->shape[1], io->kind,
+                      name)) {
+        io->bias.obj = NULL;
+        goto fail;
+    }
+    for (int i = 0; i < 4; i++) {
+        if (img->strides[i] % img->itemsize) {
+            PyErr_Format(PyExc_ValueError, "%s: unaligned strides", name);
+            goto fail;
+        }
+    }
+    g->b = img->shape[0];
+    g->c = img->shape[1];
+    g->h = img->shape[2];
+    g->w = img->shape[3];
+    g->sb = img->strides[0] / img->itemsize;
+    g->sc = img->strides[1] / img->itemsize;
+    g->sh = img->strides[2] / img->itemsize;
+    g->sw = img->strides[3] / img->itemsize;
+    g->ps = tiles->strides[0] / tiles->itemsize;
+    return 0;
+fail:
+    tile_io_release(io);
+    return -1;
+}
+
+/* Whether the tiles' (rows, cols) blocks are C-contiguous and do not
+ * overlap. */
+static int
+tile_blocks_ok(const tile_io *io, const wino *g)
+{
+    const Py_buffer *t = &io->tiles;
+    return t->strides[2] == t->itemsize &&
+        t->strides[1] == t->shape[2] * t->itemsize &&
+        t->strides[0] % t->itemsize == 0 &&
+        g->ps >= t->shape[1] * t->shape[2];
+}
+
 /* Runs op over the image img (b, c, h, w) and the tiles (16, c, b th tw)
  * of one float dtype.  The tiles' (c, b th tw) blocks are C-contiguous,
  * written (read for WINO_OUTPUT); the image may be strided, read (written
@@ -1719,96 +1807,45 @@ wino_run(int op, PyObject *img_obj, PyObject *tiles_obj, PyObject *bias_obj,
          Py_ssize_t ph, Py_ssize_t pw, Py_ssize_t th, Py_ssize_t tw,
          const char *name)
 {
-    Py_buffer img, tiles, bias;
-    int out_img = op == WINO_OUTPUT;
+    tile_io io;
     wino_job job;
     memset(&job, 0, sizeof(job));
-    bias.obj = NULL;
-    if (PyObject_GetBuffer(img_obj, &img, PyBUF_FORMAT | (out_img ?
-            PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE : PyBUF_STRIDES))) {
-        return NULL;
-    }
-    if (PyObject_GetBuffer(tiles_obj, &tiles, PyBUF_FORMAT | PyBUF_STRIDES |
-            (out_img ? 0 : PyBUF_WRITABLE))) {
-        PyBuffer_Release(&img);
-        return NULL;
-    }
-    job.kind = float_code(img.format, img.itemsize);
-    if (!job.kind || float_code(tiles.format, tiles.itemsize) != job.kind) {
-        PyErr_Format(PyExc_TypeError, "%s: float32 or float64 arrays of one "
-                     "dtype expected", name);
-        goto fail;
-    }
-    if (bias_obj != Py_None) {
-        if (get_items(bias_obj, &bias, 0, img.ndim == 4 ? img.shape[1] : 0,
-                      job.kind, name)) {
-            goto fail;
-        }
-        job.bias = bias.buf;
-    }
     wino *g = &job.g;
-    if (img.ndim != 4 || tiles.ndim != 3) {
-        PyErr_Format(PyExc_ValueError, "%s: a 4-d image and 3-d tiles "
-                     "expected", name);
-        goto fail;
+    if (tile_io_get(&io, g, img_obj, tiles_obj, bias_obj,
+                    op == WINO_OUTPUT, name)) {
+        return NULL;
     }
-    for (int i = 0; i < 4; i++) {
-        if (img.strides[i] % img.itemsize) {
-            PyErr_Format(PyExc_ValueError, "%s: unaligned strides", name);
-            goto fail;
-        }
-    }
-    g->b = img.shape[0];
-    g->c = img.shape[1];
-    g->h = img.shape[2];
-    g->w = img.shape[3];
-    g->sb = img.strides[0] / img.itemsize;
-    g->sc = img.strides[1] / img.itemsize;
-    g->sh = img.strides[2] / img.itemsize;
-    g->sw = img.strides[3] / img.itemsize;
+    const Py_buffer *tiles = &io.tiles;
+    job.kind = io.kind;
+    job.bias = io.bias.obj ? io.bias.buf : NULL;
     g->ph = ph;
     g->pw = pw;
-    job.big = tiles.shape[0] == 36;
+    job.big = tiles->shape[0] == 36;
     Py_ssize_t m = job.big ? 4 : 2;  /* the output tile's side */
     g->th = th < 0 ? (g->h + m - 1) / m : th;
     g->tw = tw < 0 ? (g->w + m - 1) / m : tw;
-    g->ps = tiles.strides[0] / tiles.itemsize;
-    if ((tiles.shape[0] != 16 && !job.big) || tiles.shape[1] != g->c ||
-            tiles.shape[2] != g->b * g->th * g->tw || ph < 0 || pw < 0 ||
-            tiles.strides[2] != tiles.itemsize ||
-            tiles.strides[1] != tiles.shape[2] * tiles.itemsize ||
-            tiles.strides[0] % tiles.itemsize ||
-            g->ps < tiles.shape[1] * tiles.shape[2]) {
+    if ((tiles->shape[0] != 16 && !job.big) || tiles->shape[1] != g->c ||
+            tiles->shape[2] != g->b * g->th * g->tw || ph < 0 || pw < 0 ||
+            !tile_blocks_ok(&io, g)) {
         PyErr_Format(PyExc_ValueError, "%s: tiles (16 or 36, c, b * th * "
                      "tw) for an image (b, c, h, w), each (c, b * th * tw) "
                      "block C-contiguous, expected", name);
-        goto fail;
+        tile_io_release(&io);
+        return NULL;
     }
     job.op = op;
-    job.img = img.buf;
-    job.tiles = tiles.buf;
-    if (tiles.len > 0) {
+    job.img = io.img.buf;
+    job.tiles = tiles->buf;
+    if (tiles->len > 0) {
         Py_BEGIN_ALLOW_THREADS
-        split(wino_range, &job, g->c, (double)tiles.len / tiles.itemsize);
+        split(wino_range, &job, g->c, (double)tiles->len / tiles->itemsize);
         Py_END_ALLOW_THREADS
     }
+    tile_io_release(&io);
     if (job.failed) {
-        PyErr_NoMemory();
-        goto fail;
-    }
-    PyBuffer_Release(&img);
-    PyBuffer_Release(&tiles);
-    if (bias.obj) {
-        PyBuffer_Release(&bias);
+        return PyErr_NoMemory();
     }
     Py_RETURN_NONE;
-fail:
-    PyBuffer_Release(&img);
-    PyBuffer_Release(&tiles);
-    if (bias.obj) {
-        PyBuffer_Release(&bias);
-    }
-    return NULL;
 }
 
 static PyObject *
@@ -1908,10 +1945,7 @@ enum { S2_INPUT, S2_OUTPUT, S2_GRAD, S2_SUM };
 typedef struct {
     int op;
     char kind;
-    Py_ssize_t b, c, h, w;          /* the image */
-    Py_ssize_t sb, sc, sh, sw;      /* its strides, in items */
-    Py_ssize_t th, tw, ps;          /* tiles along each axis; positions'
-                                     * distance in the tile array */
+    wino g;                         /* the image and tiles (no padding) */
     void *img, *tiles;
     const void *bias;
     int failed;
@@ -2024,19 +2058,21 @@ s2_at_##T(T *RESTRICT o, Py_ssize_t os, const T *RESTRICT g, Py_ssize_t gs, \
  * channels with unit-stride loads and stores. */
 #define S2_ITEM(T)                                                          \
 WINO_CLONES static void                                                     \
-s2_item_##T(const s2_job *g, Py_ssize_t b, Py_ssize_t c0, Py_ssize_t n,     \
+s2_item_##T(const s2_job *j, Py_ssize_t b, Py_ssize_t c0, Py_ssize_t n,     \
             T *buf)                                                         \
 {                                                                           \
+    const wino *g = &j->g;                                                  \
     const Py_ssize_t th = g->th, tw = g->tw, ps = g->ps, C = g->c;          \
-    const Py_ssize_t sh = g->sh, sw = g->sw, sc = g->sc, h = g->h, w = g->w;\
-    T *tiles = (T *)g->tiles + b * th * tw * C + c0;                        \
-    T *img = (T *)g->img + b * g->sb + c0 * sc;                             \
-    int input_side = g->op == S2_INPUT || g->op == S2_SUM;                  \
+    const Py_ssize_t sh = g->sh, sw = g->sw, sc = g->sc;                    \
+    const Py_ssize_t h = g->h, w = g->w;                                    \
+    T *tiles = (T *)j->tiles + b * th * tw * C + c0;                        \
+    T *img = (T *)j->img + b * g->sb + c0 * sc;                             \
+    int input_side = j->op == S2_INPUT || j->op == S2_SUM;                  \
     Py_ssize_t rows = input_side ? 4 * th + 2 : 8 * th;                     \
     Py_ssize_t cols = input_side ? 4 * tw + 2 : 8 * tw;                     \
     Py_ssize_t off = input_side ? 1 : 0;  /* the image's corner in P */     \
     T *P = buf, *mid = buf + rows * cols * n, *win = mid + 80 * n;          \
-    if (g->op == S2_INPUT || g->op == S2_GRAD) {                            \
+    if (j->op == S2_INPUT || j->op == S2_GRAD) {                            \
         memset(P, 0, sizeof(T) * rows * cols * n);                          \
         for (Py_ssize_t l = 0; l < n; l++)                                  \
         for (Py_ssize_t y = 0; y < h; y++) {                                \
@@ -2046,13 +2082,13 @@ s2_item_##T(const s2_job *g, Py_ssize_t b, Py_ssize_t c0, Py_ssize_t n,     \
                 dst[x * n] = src[x * sw];                                   \
             }                                                               \
         }                                                                   \
-    } else if (g->op == S2_SUM) {                                           \
+    } else if (j->op == S2_SUM) {                                           \
         memset(P, 0, sizeof(T) * rows * cols * n);                          \
     }                                                                       \
     for (Py_ssize_t ty = 0; ty < th; ty++)                                  \
     for (Py_ssize_t tx = 0; tx < tw; tx++) {                                \
         T *tl = tiles + (ty * tw + tx) * C;                                 \
-        if (g->op == S2_INPUT) {  /* mid[i][q] */                           \
+        if (j->op == S2_INPUT) {  /* mid[i][q] */                           \
             for (int i = 0; i < 6; i++) {                                   \
                 s2_b_##T(mid + 10 * i * n, n,                               \
                          P + ((4 * ty + i) * cols + 4 * tx) * n, n, n);     \
@@ -2060,7 +2096,7 @@ s2_item_##T(const s2_job *g, Py_ssize_t b, Py_ssize_t c0, Py_ssize_t n,     \
             for (int q = 0; q < 10; q++) {                                  \
                 s2_b_##T(tl + q * ps, 10 * ps, mid + q * n, 10 * n, n);     \
             }                                                               \
-        } else if (g->op == S2_SUM) {  /* mid[i][q], win[j] */              \
+        } else if (j->op == S2_SUM) {  /* mid[i][q], win[j] */              \
             for (int q = 0; q < 10; q++) {                                  \
                 s2_bt_##T(mid + q * n, 10 * n, tl + q * ps, 10 * ps, n);    \
             }                                                               \
@@ -2069,7 +2105,7 @@ s2_item_##T(const s2_job *g, Py_ssize_t b, Py_ssize_t c0, Py_ssize_t n,     \
                 s2_add_##T(P + ((4 * ty + i) * cols + 4 * tx) * n, win,     \
                            6 * n);                                          \
             }                                                               \
-        } else if (g->op == S2_OUTPUT) {  /* mid[pi][s] */                  \
+        } else if (j->op == S2_OUTPUT) {  /* mid[pi][s] */                  \
             for (int pi = 0; pi < 10; pi++) {                               \
                 s2_a_##T(mid + 8 * pi * n, n, tl + 10 * pi * ps, ps, n);    \
             }                                                               \
@@ -2087,8 +2123,8 @@ s2_item_##T(const s2_job *g, Py_ssize_t b, Py_ssize_t c0, Py_ssize_t n,     \
             }                                                               \
         }                                                                   \
     }                                                                       \
-    if (g->op == S2_OUTPUT || g->op == S2_SUM) {                            \
-        const T *bias = g->bias ? (const T *)g->bias + c0 : NULL;           \
+    if (j->op == S2_OUTPUT || j->op == S2_SUM) {                            \
+        const T *bias = j->bias ? (const T *)j->bias + c0 : NULL;           \
         for (Py_ssize_t l = 0; l < n; l++) {                                \
             T add = bias ? bias[l] : 0;                                     \
             for (Py_ssize_t y = 0; y < h; y++) {                            \
@@ -2126,7 +2162,7 @@ S2_ITEM(float)
 S2_ITEM(double)
 
 static Py_ssize_t
-s2_scratch(const s2_job *g)
+s2_scratch(const wino *g)
 {
     Py_ssize_t in = (4 * g->th + 2) * (4 * g->tw + 2);
     Py_ssize_t out = 64 * g->th * g->tw;
@@ -2136,21 +2172,21 @@ s2_scratch(const s2_job *g)
 static void
 s2_range(const void *job, Py_ssize_t lo, Py_ssize_t hi)
 {
-    s2_job *g = (s2_job *)job;
-    size_t item = g->kind == 'f' ? 4 : 8;
-    void *buf = malloc((size_t)s2_scratch(g) * item);
+    s2_job *j = (s2_job *)job;
+    size_t item = j->kind == 'f' ? 4 : 8;
+    void *buf = malloc((size_t)s2_scratch(&j->g) * item);
     if (buf == NULL) {
-        g->failed = 1;
+        j->failed = 1;
         return;
     }
-    Py_ssize_t blocks = (g->c + S2_CHANNELS - 1) / S2_CHANNELS;
+    Py_ssize_t c = j->g.c, blocks = (c + S2_CHANNELS - 1) / S2_CHANNELS;
     for (Py_ssize_t i = lo; i < hi; i++) {
         Py_ssize_t b = i / blocks, c0 = i % blocks * S2_CHANNELS;
-        Py_ssize_t n = g->c - c0 < S2_CHANNELS ? g->c - c0 : S2_CHANNELS;
-        if (g->kind == 'f') {
-            s2_item_float(g, b, c0, n, buf);
+        Py_ssize_t n = c - c0 < S2_CHANNELS ? c - c0 : S2_CHANNELS;
+        if (j->kind == 'f') {
+            s2_item_float(j, b, c0, n, buf);
         } else {
-            s2_item_double(g, b, c0, n, buf);
+            s2_item_double(j, b, c0, n, buf);
         }
     }
     free(buf);
@@ -2174,97 +2210,50 @@ s2_run(PyObject *args, int op)
                           &second, &bias_obj)) {
         return NULL;
     }
-    /* (tiles, image) for the ops that write tiles, else (image, tiles) */
+    /* (image, tiles) for the ops that write the image, else (tiles,
+     * image) */
     PyObject *img_obj = writes_img ? first : second;
     PyObject *tiles_obj = writes_img ? second : first;
-    Py_buffer img, tiles, bias;
+    tile_io io;
     s2_job job;
     memset(&job, 0, sizeof(job));
-    bias.obj = NULL;
-    if (PyObject_GetBuffer(img_obj, &img, PyBUF_FORMAT | (writes_img ?
-            PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE : PyBUF_STRIDES))) {
+    wino *g = &job.g;
+    if (tile_io_get(&io, g, img_obj, tiles_obj, bias_obj, writes_img,
+                    name)) {
         return NULL;
     }
-    if (PyObject_GetBuffer(tiles_obj, &tiles, PyBUF_FORMAT | PyBUF_STRIDES |
-            (writes_img ? 0 : PyBUF_WRITABLE))) {
-        PyBuffer_Release(&img);
-        return NULL;
-    }
-    job.kind = float_code(img.format, img.itemsize);
-    if (!job.kind || float_code(tiles.format, tiles.itemsize) != job.kind) {
-        PyErr_Format(PyExc_TypeError, "%s: float32 or float64 arrays of one "
-                     "dtype expected", name);
-        goto fail;
-    }
-    if (img.ndim != 4 || tiles.ndim != 3) {
-        PyErr_Format(PyExc_ValueError, "%s: a 4-d image and 3-d tiles "
-                     "expected", name);
-        goto fail;
-    }
-    if (bias_obj != Py_None) {
-        if (get_items(bias_obj, &bias, 0, img.shape[1], job.kind, name)) {
-            goto fail;
-        }
-        job.bias = bias.buf;
-    }
-    for (int i = 0; i < 4; i++) {
-        if (img.strides[i] % img.itemsize) {
-            PyErr_Format(PyExc_ValueError, "%s: unaligned strides", name);
-            goto fail;
-        }
-    }
+    const Py_buffer *tiles = &io.tiles;
     Py_ssize_t side = op == S2_INPUT || op == S2_SUM ? 4 : 8;
     job.op = op;
-    job.b = img.shape[0];
-    job.c = img.shape[1];
-    job.h = img.shape[2];
-    job.w = img.shape[3];
-    job.sb = img.strides[0] / img.itemsize;
-    job.sc = img.strides[1] / img.itemsize;
-    job.sh = img.strides[2] / img.itemsize;
-    job.sw = img.strides[3] / img.itemsize;
-    job.th = (job.h + side - 1) / side;
-    job.tw = (job.w + side - 1) / side;
-    job.ps = tiles.strides[0] / tiles.itemsize;
-    if (tiles.shape[0] != 100 || tiles.shape[2] != job.c ||
-            tiles.shape[1] != job.b * job.th * job.tw ||
-            tiles.strides[2] != tiles.itemsize ||
-            tiles.strides[1] != tiles.shape[2] * tiles.itemsize ||
-            tiles.strides[0] % tiles.itemsize ||
-            job.ps < tiles.shape[1] * tiles.shape[2]) {
+    job.kind = io.kind;
+    job.bias = io.bias.obj ? io.bias.buf : NULL;
+    g->th = (g->h + side - 1) / side;
+    g->tw = (g->w + side - 1) / side;
+    if (tiles->shape[0] != 100 || tiles->shape[2] != g->c ||
+            tiles->shape[1] != g->b * g->th * g->tw ||
+            !tile_blocks_ok(&io, g)) {
         PyErr_Format(PyExc_ValueError, "%s: tiles (100, b * th * tw, c) "
                      "for an image (b, c, h, w), each (b * th * tw, c) block "
                      "C-contiguous, expected", name);
-        goto fail;
+        tile_io_release(&io);
+        return NULL;
     }
-    job.img = img.buf;
-    job.tiles = tiles.buf;
-    if (img.len > 0 && tiles.len > 0) {
+    job.img = io.img.buf;
+    job.tiles = tiles->buf;
+    if (io.img.len > 0 && tiles->len > 0) {
         Py_BEGIN_ALLOW_THREADS
-        split(s2_range, &job, job.b * ((job.c + S2_CHANNELS - 1) /
-                                       S2_CHANNELS),
-              (double)tiles.len / tiles.itemsize);
+        split(s2_range, &job, g->b * ((g->c + S2_CHANNELS - 1) /
+                                      S2_CHANNELS),
+              (double)tiles->len / tiles->itemsize);
         Py_END_ALLOW_THREADS
-    } else if (op == S2_SUM && img.len > 0) {
-        memset(img.buf, 0, img.len);
+    } else if (op == S2_SUM && io.img.len > 0) {
+        memset(io.img.buf, 0, io.img.len);
     }
+    tile_io_release(&io);
     if (job.failed) {
-        PyErr_NoMemory();
-        goto fail;
-    }
-    PyBuffer_Release(&img);
-    PyBuffer_Release(&tiles);
-    if (bias.obj) {
-        PyBuffer_Release(&bias);
+        return PyErr_NoMemory();
     }
     Py_RETURN_NONE;
-fail:
-    PyBuffer_Release(&img);
-    PyBuffer_Release(&tiles);
-    if (bias.obj) {
-        PyBuffer_Release(&bias);
-    }
-    return NULL;
 }
 
 static PyObject *

@@ -260,8 +260,7 @@ def _grad_w_plain(x, gy, ksize, stride, pad, dilate, held=None):
     out_c = gy.shape[1]
     if gy.dtype != x.dtype:
         gy = gy.astype(x.dtype)
-    if _winograd.applies(x, out_c, ksize, stride, pad, dilate) and \
-            _winograd.grad_w_pays(x.shape[1], out_c) and x.shape[0]:
+    if _winograd.grad_w_applies(x, out_c, ksize, stride, pad, dilate):
         return _winograd.grad_w(x, gy, pad, held=held)
     if held is not None:
         held.release()
@@ -418,9 +417,8 @@ def conv_forward(x, W, b, stride, pad, dilate, groups, cover_all,
     n = x.shape[0]
     out_c = W.shape[0]
     if keep:
-        if groups == 1 and n and _winograd.applies(
-                x, out_c, W.shape[2:], stride, pad, dilate) and \
-                _winograd.grad_w_pays(x.shape[1], out_c):
+        if groups == 1 and _winograd.grad_w_applies(
+                x, out_c, W.shape[2:], stride, pad, dilate):
             return _winograd.conv(x, W, b, pad, keep=True)
         return conv_forward(x, W, b, stride, pad, dilate, groups,
                             cover_all, outs), None

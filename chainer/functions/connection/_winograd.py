@@ -102,6 +102,14 @@ def grad_w_pays(c, out_c):
     return min(c, out_c) >= GRAD_W_MIN_CHANNELS
 
 
+def grad_w_applies(x, out_c, ksize, stride, pad, dilate):
+    """Whether the filter gradient of a convolution of ``x`` runs as
+    :func:`grad_w` (so that its forward may keep ``x``'s positions)."""
+    return (x.shape[0] > 0 and applies(x, out_c, ksize, stride, pad,
+                                       dilate) and
+            grad_w_pays(x.shape[1], out_c))
+
+
 def _tiles(dims, m=2):
     """Output tiles of side ``m`` along each axis."""
     return tuple((d + m - 1) // m for d in dims)
@@ -252,6 +260,16 @@ def _products(positions, product):
     return [part(k) for k in range(n)]
 
 
+def _sum_products(dU, s, positions, product):
+    """``dU[p]`` takes ``product(p, out)`` (writing ``out``) of every
+    position for the first chunk of samples (``s`` 0); a later chunk's are
+    added to it."""
+    out = numpy.empty_like(dU) if s else dU
+    _blas.run(_products(positions, lambda p: product(p, out[p])))
+    if s:
+        dU += out
+
+
 def deconv(x, W, b, pad, m=None):
     """``deconvolution_2d(x, W, b, pad=pad)`` (stride 1), as the
     convolution with the filter flipped and its axes swapped."""
@@ -271,20 +289,13 @@ def grad_w(x, gy, pad, m=None, held=None):
     out_c = gy.shape[1]
     th, tw = _tiles(gy.shape[2:], m)
     dU = numpy.empty((positions, out_c, c), x.dtype)
-    tmp = None
     for s, e, V, dM in _chunked(n, c, out_c, th * tw, positions,
                                 x.dtype, held):
         if held is None:
             conv_nd._loops.winograd_input(V, x[s:e], tuple(pad) + (th, tw))
         conv_nd._loops.winograd_grad(dM, gy[s:e])
-        # the first chunk's products into dU, a later one's added to it
-        if s and tmp is None:
-            tmp = numpy.empty_like(dU)
-        out = tmp if s else dU
-        _blas.run(_products(positions, lambda p: numpy.matmul(
-            dM[p], V[p].T, out=out[p])))
-        if s:
-            dU += tmp
+        _sum_products(dU, s, positions, lambda p, out: numpy.matmul(
+            dM[p], V[p].T, out=out))
     # gW = G^T dU G for each (out_c, c) pair: the adjoint of
     # _filter_tiles' product
     gW = _blas.matmul(_kron(m, x.dtype).T,
@@ -459,7 +470,6 @@ def s2_conv(gy, W, x=None, held=None):
     if held is not None and not held.matches(x, W, 0, dtype):
         held = None
     gx = numpy.empty((n, c, h2 // 2, w2 // 2), dtype)
-    dU = None
     for s, e, V, Mg, F in _s2_chunks(n, c, o, h2 // 2, w2 // 2, dtype,
                                      held):
         U = F[0] if s or held is not None else _s2_filters(W, dtype, F[0])
@@ -467,19 +477,14 @@ def s2_conv(gy, W, x=None, held=None):
         if x is not None:
             if held is None:
                 conv_nd._loops.winograd_s2_input(V, x[s:e])
-            # the first chunk's products into dU, a later one's added
-            out = F[1] if not s else numpy.empty_like(F[1])
-            _blas.run(_products(100, lambda p: numpy.matmul(
-                V[p].T, Mg[p], out=out[p])))
-            if s:
-                F[1] += out
-            dU = F[1]
+            _sum_products(F[1], s, 100, lambda p, out: numpy.matmul(
+                V[p].T, Mg[p], out=out))
+            if e == n:
+                gW = _s2_grad_w(F[1], dtype)  # (before the buffer goes back)
         # V's space takes the input gradient's positions
         _blas.run(_products(100, lambda p: numpy.matmul(
             Mg[p], U[p].T, out=V[p])))
         conv_nd._loops.winograd_s2_sum(gx[s:e], V)
-        if dU is not None and e == n:
-            gW = _s2_grad_w(dU, dtype)  # (before the buffer goes back)
     return gx if x is None else (gx, gW)
 
 
@@ -491,11 +496,8 @@ def s2_grad_w(x, gy):
     for s, e, V, Mg, F in _s2_chunks(n, c, o, h, w, x.dtype):
         conv_nd._loops.winograd_s2_grad(Mg, gy[s:e])
         conv_nd._loops.winograd_s2_input(V, x[s:e])
-        out = F[1] if not s else numpy.empty_like(F[1])
-        _blas.run(_products(100, lambda p: numpy.matmul(
-            V[p].T, Mg[p], out=out[p])))
-        if s:
-            F[1] += out
+        _sum_products(F[1], s, 100, lambda p, out: numpy.matmul(
+            V[p].T, Mg[p], out=out))
         if e == n:
             gW = _s2_grad_w(F[1], x.dtype)  # (before the buffer goes back)
     return gW
