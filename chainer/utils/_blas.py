@@ -68,6 +68,12 @@ def _setup():
     global _local_threads, _threads
     _local_threads = _find()
     _threads = min(_cores(), 2) if _local_threads is not None else 1
+    # Where the products run here, no BLAS worker spins beside the C
+    # loops, and those that work channel by channel (batch normalization,
+    # im2col, col2im, ReLU) split too (see conv_nd.DEFAULT_THREADS).
+    if conv_nd._loops is not None:
+        conv_nd.DEFAULT_THREADS = _threads
+        conv_nd._loops.set_threads(_threads)
 
 
 def _work(tasks):

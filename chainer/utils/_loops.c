@@ -3625,6 +3625,125 @@ softmax_ce_grad(PyObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
+/* ---- ReLU and its gradient, on the helper threads ---------------------------
+ * max(x, 0) (NaN kept, -0 made 0) and gy * (y > 0) (times 1 or 0, so -0
+ * and NaN as NumPy's product with the mask): NumPy's bits, in one pass and
+ * shared among the threads set (NumPy's take one core and, for the
+ * gradient, a pass for the mask and a cast of it). */
+
+typedef struct {
+    char kind;
+    void *out;
+    const void *a, *b;
+} ew_job;
+
+#define RELU_LOOPS(T)                                                       \
+WINO_CLONES static void                                                     \
+relu_##T(T *RESTRICT y, const T *RESTRICT x, Py_ssize_t lo, Py_ssize_t hi)  \
+{                                                                           \
+    for (Py_ssize_t i = lo; i < hi; i++) {                                  \
+        T v = x[i];                                                         \
+        y[i] = v > 0 ? v : (v != v ? v : (T)0);                             \
+    }                                                                       \
+}                                                                           \
+                                                                            \
+NO_FMA_FN WINO_CLONES static void                                           \
+relu_grad_##T(T *RESTRICT gx, const T *RESTRICT y, const T *RESTRICT gy,    \
+              Py_ssize_t lo, Py_ssize_t hi)                                 \
+{                                                                           \
+    NO_FMA                                                                  \
+    for (Py_ssize_t i = lo; i < hi; i++) {                                  \
+        gx[i] = gy[i] * (y[i] > 0 ? (T)1 : (T)0);                           \
+    }                                                                       \
+}
+
+RELU_LOOPS(float)
+RELU_LOOPS(double)
+
+static void
+relu_range(const void *job, Py_ssize_t lo, Py_ssize_t hi)
+{
+    const ew_job *j = job;
+    if (j->kind == 'f') {
+        relu_float(j->out, j->a, lo, hi);
+    } else {
+        relu_double(j->out, j->a, lo, hi);
+    }
+}
+
+static void
+relu_grad_range(const void *job, Py_ssize_t lo, Py_ssize_t hi)
+{
+    const ew_job *j = job;
+    if (j->kind == 'f') {
+        relu_grad_float(j->out, j->a, j->b, lo, hi);
+    } else {
+        relu_grad_double(j->out, j->a, j->b, lo, hi);
+    }
+}
+
+/* Items per chunk of an elementwise loop's shared work. */
+#define EW_CHUNK 65536
+
+/* fn over n items of out and the inputs (of out's kind, C-contiguous),
+ * shared among the threads set, without the GIL. */
+static PyObject *
+elementwise(const char *name, range_fn fn, PyObject *out, PyObject *a,
+            PyObject *b, Py_ssize_t n)
+{
+    if (n < 0) {
+        PyErr_Format(PyExc_ValueError, "%s: negative size", name);
+        return NULL;
+    }
+    char kind = float_kind(out);
+    if (!kind) {
+        return NULL;
+    }
+    item_spec spec[3] = {
+        {out, 1, n, kind, name},
+        {a, 0, n, kind, name},
+        {b, 0, n, kind, name},
+    };
+    int count = b == NULL ? 2 : 3;
+    Py_buffer buf[3];
+    if (get_all(spec, buf, count)) {
+        return NULL;
+    }
+    ew_job job = {kind, buf[0].buf, buf[1].buf,
+                  count == 3 ? buf[2].buf : NULL};
+    Py_BEGIN_ALLOW_THREADS
+    share(fn, &job, n, EW_CHUNK, max_threads);
+    Py_END_ALLOW_THREADS
+    for (int i = 0; i < count; i++) {
+        PyBuffer_Release(&buf[i]);
+    }
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+relu_loop(PyObject *self, PyObject *args)
+{
+    PyObject *y, *x;
+    Py_ssize_t n;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OOn", &y, &x, &n)) {
+        return NULL;
+    }
+    return elementwise("relu", relu_range, y, x, NULL, n);
+}
+
+static PyObject *
+relu_grad_loop(PyObject *self, PyObject *args)
+{
+    PyObject *gx, *y, *gy;
+    Py_ssize_t n;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OOOn", &gx, &y, &gy, &n)) {
+        return NULL;
+    }
+    return elementwise("relu_grad", relu_grad_range, gx, y, gy, n);
+}
+
 static PyObject *
 strided_copyto(PyObject *self, PyObject *args)
 {
@@ -3731,6 +3850,14 @@ static PyMethodDef methods[] = {
     {"gemm_tn_wait", gemm_tn_wait, METH_NOARGS,
      "gemm_tn_wait(): returns once every product gemm_tn_start queued is "
      "in its out (computing those no thread has begun)."},
+    {"relu", relu_loop, METH_VARARGS,
+     "relu(y, x, n): y = max(x, 0) over n C-contiguous float32 or float64 "
+     "items (NumPy's bits: NaN kept, -0 made 0), shared among the threads "
+     "set_threads sets."},
+    {"relu_grad", relu_grad_loop, METH_VARARGS,
+     "relu_grad(gx, y, gy, n): gx = gy * (y > 0) over n C-contiguous items "
+     "of one float type (NumPy's bits), shared among the threads "
+     "set_threads sets."},
     {"softmax_ce_lse", softmax_ce_lse, METH_VARARGS,
      "softmax_ce_lse(m, ls, x, n, c, threads): m[i] = max(x[i]) and ls[i] = "
      "log(sum(exp(x[i] - m[i]))) for the rows of x (n, c), all float32 and "

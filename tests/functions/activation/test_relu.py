@@ -82,3 +82,70 @@ def test_array_step_matches_the_recorded_one(dtype):
     y.backward()
     assert x.grad.flags.c_contiguous
     numpy.testing.assert_array_equal(x.grad, g0 * (x0 > 0))
+
+
+@pytest.mark.parametrize('dtype', [numpy.float32, numpy.float64])
+@pytest.mark.parametrize('threads', [1, 2])
+def test_large_arrays_have_numpy_bits(monkeypatch, dtype, threads):
+    # From _LOOPS_SIZE items the C loops take ReLU and its gradient (split
+    # among threads): the bits of numpy.maximum(x, 0) and gy * (y > 0),
+    # -0 and NaN included, and the same for any thread count.
+    from chainer.functions.activation import relu as relu_mod
+    from chainer.utils import conv_nd
+    if relu_mod._loops is None:
+        pytest.skip('the C loops are not built')
+    calls = []
+    real = relu_mod._loops
+
+    class Spy:
+        def relu(self, *args):
+            calls.append('relu')
+            return real.relu(*args)
+
+        def relu_grad(self, *args):
+            calls.append('relu_grad')
+            return real.relu_grad(*args)
+    monkeypatch.setattr(relu_mod, '_loops', Spy())
+    rng = numpy.random.RandomState(5)
+    shape = (3, relu_mod._LOOPS_SIZE // 3 + 5)  # ragged across chunks
+    x = rng.randn(*shape).astype(dtype)
+    gy = rng.randn(*shape).astype(dtype)
+    x[0, :6] = [-0.0, 0.0, numpy.nan, -numpy.nan, numpy.inf, -numpy.inf]
+    gy[0, 6:9] = [numpy.nan, -1.0, numpy.inf]
+    x[0, 6:9] = [-1, -2, 1]  # NaN and -1 under a closed mask
+    real.set_threads(threads)
+    try:
+        v = chainer.Variable(x)
+        y = F.relu(v)
+        y.grad = gy
+        y.backward()
+    finally:
+        real.set_threads(conv_nd.DEFAULT_THREADS)
+    assert calls == ['relu', 'relu_grad']
+    r = numpy.maximum(x, dtype(0))
+    itype = numpy.int32 if dtype == numpy.float32 else numpy.int64
+    assert (y.array.view(itype) == r.view(itype)).all()
+    assert (v.grad.view(itype) == (gy * (r > 0)).view(itype)).all()
+    assert numpy.signbit(v.grad[0, 7])  # -1 * 0: -0, as NumPy's product
+
+
+@pytest.mark.parametrize('x', [
+    numpy.ones((2, 2), numpy.float32),  # small
+    numpy.ones((1 << 17, 2), numpy.float32).T,  # not C-contiguous
+    numpy.ones(1 << 17, numpy.float16),  # float16
+])
+def test_small_strided_and_half_arrays_keep_numpy(monkeypatch, x):
+    from chainer.functions.activation import relu as relu_mod
+    if relu_mod._loops is None:
+        pytest.skip('the C loops are not built')
+
+    class Refuse:
+        def __getattr__(self, name):
+            raise AssertionError('the C loops were called')
+    monkeypatch.setattr(relu_mod, '_loops', Refuse())
+    v = chainer.Variable(x)
+    y = F.relu(v)
+    y.grad = numpy.ones_like(x)
+    y.backward()
+    numpy.testing.assert_array_equal(y.array, numpy.maximum(x, 0))
+    numpy.testing.assert_array_equal(v.grad, (x > 0).astype(x.dtype))
