@@ -248,3 +248,33 @@ def test_thin_gemms_only_where_they_win(monkeypatch):
     assert counted.calls == []
     F.linear(rng.randn(4, 32).astype(numpy.float32), W)
     assert counted.calls == ['nt']
+
+
+@pytest.mark.parametrize('rows, ours', [(20, True), (100, False)])
+def test_weight_sum_of_thin_products_runs_on_our_threads(monkeypatch, rows,
+                                                        ours):
+    # A leaf weight's summed gradient runs on chainer-ng's threads
+    # (_blas.matmul) where its products are thin GEMMs (few rows against
+    # a large float32 W), and as one NumPy product elsewhere; the same sum
+    # to float tolerance either way.
+    from chainer.functions.connection import linear as linear_mod
+    from chainer.utils import _blas
+    monkeypatch.setattr(linear_mod, '_thin', linear_mod._loops)
+    if linear_mod._loops is None:
+        pytest.skip('the C loops are not built')
+    calls = []
+    real = _blas.matmul
+
+    def spy(a, b, out=None):
+        calls.append(a.shape)
+        return real(a, b, out=out)
+    monkeypatch.setattr(_blas, 'matmul', spy)
+    rng = numpy.random.RandomState(1)
+    W = chainer.Parameter(rng.randn(1000, 80).astype(numpy.float32))
+    xs = [rng.randn(rows, 80).astype(numpy.float32) for _ in range(3)]
+    gys = [rng.randn(rows, 1000).astype(numpy.float32) for _ in range(3)]
+    loss = sum(F.sum(F.linear(x, W) * gy) for x, gy in zip(xs, gys))
+    loss.backward()
+    assert calls == ([(1000, 3 * rows)] if ours else [])
+    ref = sum(gy.astype(numpy.float64).T @ x for x, gy in zip(xs, gys))
+    numpy.testing.assert_allclose(W.grad, ref, rtol=1e-5, atol=1e-4)
