@@ -3551,10 +3551,10 @@ static PyObject *
 softmax_ce_lse(PyObject *self, PyObject *args)
 {
     PyObject *m, *ls, *x;
-    Py_ssize_t n, c, threads;
+    Py_ssize_t n, c;
     Py_buffer b[3];
     (void)self;
-    if (!PyArg_ParseTuple(args, "OOOnnn", &m, &ls, &x, &n, &c, &threads)) {
+    if (!PyArg_ParseTuple(args, "OOOnn", &m, &ls, &x, &n, &c)) {
         return NULL;
     }
     if (n < 0 || c <= 0) {
@@ -3573,7 +3573,7 @@ softmax_ce_lse(PyObject *self, PyObject *args)
     ce_job job = {NULL, b[2].buf, b[0].buf, b[1].buf, NULL, NULL, c};
     Py_ssize_t rows = c >= CE_CHUNK ? 1 : CE_CHUNK / c;
     Py_BEGIN_ALLOW_THREADS
-    share(ce_lse_rows, &job, n, rows, threads);
+    share(ce_lse_rows, &job, n, rows, max_threads);
     Py_END_ALLOW_THREADS
     for (int i = 0; i < 3; i++) {
         PyBuffer_Release(&b[i]);
@@ -3585,11 +3585,11 @@ static PyObject *
 softmax_ce_grad(PyObject *self, PyObject *args)
 {
     PyObject *gx, *x, *m, *ls, *t, *scale;
-    Py_ssize_t n, c, threads;
+    Py_ssize_t n, c;
     Py_buffer b[6];
     (void)self;
-    if (!PyArg_ParseTuple(args, "OOOOOOnnn", &gx, &x, &m, &ls, &t, &scale,
-                          &n, &c, &threads)) {
+    if (!PyArg_ParseTuple(args, "OOOOOOnn", &gx, &x, &m, &ls, &t, &scale,
+                          &n, &c)) {
         return NULL;
     }
     if (n < 0 || c <= 0) {
@@ -3617,7 +3617,7 @@ softmax_ce_grad(PyObject *self, PyObject *args)
                   b[4].buf, c};
     Py_ssize_t rows = c >= CE_CHUNK ? 1 : CE_CHUNK / c;
     Py_BEGIN_ALLOW_THREADS
-    share(ce_grad_rows, &job, n, rows, threads);
+    share(ce_grad_rows, &job, n, rows, max_threads);
     Py_END_ALLOW_THREADS
     for (int i = 0; i < 6; i++) {
         PyBuffer_Release(&b[i]);
@@ -3859,12 +3859,12 @@ static PyMethodDef methods[] = {
      "of one float type (NumPy's bits), shared among the threads "
      "set_threads sets."},
     {"softmax_ce_lse", softmax_ce_lse, METH_VARARGS,
-     "softmax_ce_lse(m, ls, x, n, c, threads): m[i] = max(x[i]) and ls[i] = "
+     "softmax_ce_lse(m, ls, x, n, c): m[i] = max(x[i]) and ls[i] = "
      "log(sum(exp(x[i] - m[i]))) for the rows of x (n, c), all float32 and "
-     "C-contiguous, on up to threads threads (the same bits for any "
-     "number)."},
+     "C-contiguous, rows shared among the threads set_threads sets (the "
+     "same bits for any number)."},
     {"softmax_ce_grad", softmax_ce_grad, METH_VARARGS,
-     "softmax_ce_grad(gx, x, m, ls, t, scale, n, c, threads): gx[i] = "
+     "softmax_ce_grad(gx, x, m, ls, t, scale, n, c): gx[i] = "
      "(exp(x[i] - m[i] - ls[i]) - onehot(t[i])) * scale[i] for x (n, c) "
      "and int64 labels t (n,) (outside [0, c): no onehot), the others "
      "float32, all C-contiguous."},

@@ -14,7 +14,6 @@ import chainer
 from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions._errors import expr_bool_error
-from chainer.functions.connection.linear import _THIN_CORES
 from chainer.functions.loss._util import (check_reduce,
                                           log_softmax_array)
 
@@ -102,7 +101,7 @@ class SoftmaxCrossEntropy(FunctionNode):
         (n, c), tt, weight, valid = x.shape, *self._labels(xp, x, t)
         m = numpy.empty(n, _f32)
         log_s = numpy.empty(n, _f32)
-        _fused.softmax_ce_lse(m, log_s, x, n, c, _threads(x.size))
+        _fused.softmax_ce_lse(m, log_s, x, n, c)
         self._lse = m, log_s
         log_p = x[numpy.arange(n), tt]
         log_p -= m
@@ -244,12 +243,8 @@ class SoftmaxCrossEntropy(FunctionNode):
         (n, c), gx = x.shape, numpy.empty(x.shape, _f32)
         _fused.softmax_ce_grad(gx, x, m, log_s,
                                self._tt.astype(numpy.int64, copy=False),
-                               scale, n, c, _threads(x.size))
+                               scale, n, c)
         return gx.astype(gy.dtype, copy=False)
-
-
-def _threads(size):
-    return _THIN_CORES if size >= 1 << 17 else 1
 
 
 def _check_types(x, t, soft):

@@ -109,9 +109,17 @@ def test_close_to_float64(monkeypatch, kw):
 def test_same_as_numpy_path(monkeypatch):
     # the NumPy path (Chainer's bits) and the fused one agree to float
     # tolerance, and the fused one gives the same bits every time
+    from chainer.utils import conv_nd
     x, t = _data(n=20, c=10000, scale=2.0)
     fused = _run(x, t)
     assert all((a == b).all() for a, b in zip(fused, _run(x, t)))
+    for threads in (1, 2):  # rows shared among threads: the same bits
+        conv_nd._loops.set_threads(threads)
+        try:
+            again = _run(x, t)
+        finally:
+            conv_nd._loops.set_threads(conv_nd.DEFAULT_THREADS)
+        assert all((a == b).all() for a, b in zip(fused, again))
     monkeypatch.setattr(sce_mod, '_fused', None)
     plain = _run(x, t)
     numpy.testing.assert_allclose(fused[0], plain[0], rtol=1e-6)
@@ -125,8 +133,7 @@ def test_exponential_within_an_ulp():
     zero = numpy.zeros(1, numpy.float32)
     e = numpy.empty_like(x)
     sce_mod._fused.softmax_ce_grad(e, x, zero, zero, numpy.array([-1]),
-                                   numpy.ones(1, numpy.float32), 1, x.size,
-                                   1)
+                                   numpy.ones(1, numpy.float32), 1, x.size)
     exact = numpy.exp(x.astype(numpy.float64))
     ulp = numpy.spacing(exact.astype(numpy.float32)).astype(numpy.float64)
     assert (abs(e - exact) / ulp).max() < 1.0
@@ -134,7 +141,7 @@ def test_exponential_within_an_ulp():
     e2 = numpy.empty((1, 3), numpy.float32)
     sce_mod._fused.softmax_ce_grad(
         e2, numpy.array([[-87.5, -1e30, -numpy.inf]], numpy.float32), zero,
-        zero, numpy.array([-1]), numpy.ones(1, numpy.float32), 1, 3, 1)
+        zero, numpy.array([-1]), numpy.ones(1, numpy.float32), 1, 3)
     assert (e2 == 0).all()
 
 
@@ -220,11 +227,11 @@ def test_loops_refuse_bad_arrays():
     m = numpy.zeros(2, numpy.float32)
     with pytest.raises(TypeError, match='softmax_ce_lse x'):
         sce_mod._fused.softmax_ce_lse(m, m.copy(), x.astype(numpy.float64),
-                                      2, 8, 1)
+                                      2, 8)
     with pytest.raises(TypeError, match='softmax_ce_lse m'):
-        sce_mod._fused.softmax_ce_lse(m[:1], m.copy(), x, 2, 8, 1)
+        sce_mod._fused.softmax_ce_lse(m[:1], m.copy(), x, 2, 8)
     with pytest.raises(TypeError, match='softmax_ce_grad t.*int64'):
         sce_mod._fused.softmax_ce_grad(x.copy(), x, m, m, numpy.zeros(
-            2, numpy.int32), m, 2, 8, 1)
+            2, numpy.int32), m, 2, 8)
     with pytest.raises(ValueError, match='c > 0'):
-        sce_mod._fused.softmax_ce_lse(m, m.copy(), x, 2, 0, 1)
+        sce_mod._fused.softmax_ce_lse(m, m.copy(), x, 2, 0)
