@@ -26,13 +26,21 @@
  * round differently from BLAS within float tolerance, the same bits from
  * run to run.  F.matmul's a @ b.T of a few rows uses linear_nt too.
  *
- * tanh_grad is tanh's gradient in one pass, with NumPy's three roundings.
+ * tanh_grad is tanh's gradient in one pass, with NumPy's three roundings;
+ * relu and relu_grad are ReLU and its gradient in one pass each, with
+ * NumPy's bits, on the threads set.
+ *
+ * softmax_ce_lse and softmax_ce_grad are softmax cross entropy over many
+ * classes: each row's log-sum-exp in two passes over it, the gradient in
+ * one, with an exponential of their own (within 1 ulp of the exact one),
+ * so within float tolerance of NumPy's, the same bits from run to run.
  *
  * They see the arrays through the buffer protocol only (no NumPy headers,
  * so one build serves every NumPy).  chainer.utils.conv_nd and
  * chainer.functions.normalization.batch_normalization and
- * chainer.functions.connection.linear, matmul and tanh use them when this
- * module is built, and NumPy otherwise.
+ * chainer.functions.connection.linear, matmul, tanh, relu and
+ * softmax_cross_entropy use them when this module is built, and NumPy
+ * otherwise.
  */
 
 #define PY_SSIZE_T_CLEAN
@@ -3625,7 +3633,7 @@ softmax_ce_grad(PyObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
-/* ---- ReLU and its gradient, on the helper threads ---------------------------
+/* ---- ReLU and its gradient, on the helper threads --------------------------
  * max(x, 0) (NaN kept, -0 made 0) and gy * (y > 0) (times 1 or 0, so -0
  * and NaN as NumPy's product with the mask): NumPy's bits, in one pass and
  * shared among the threads set (NumPy's take one core and, for the
@@ -3780,8 +3788,9 @@ static PyMethodDef methods[] = {
      "im2col_2d; float32 or float64)."},
     {"set_threads", set_threads, METH_O,
      "set_threads(n): im2col_2d, col2im_2d, bn_forward, bn_backward and "
-     "the winograd_ loops split their channels among up to n threads (1 "
-     "by default; at most 16); returns the number set."},
+     "the winograd_ loops split their channels (relu, relu_grad and the "
+     "softmax_ce_ loops their items or rows) among up to n threads (1 by "
+     "default; at most 16); returns the number set."},
     {"bn_forward", bn_forward, METH_VARARGS,
      "bn_forward(y, x, n, c, s, gamma, beta, eps, mean, var): batch "
      "normalization of x, C-contiguous (n, c, s), over n and s, into y; "
@@ -3876,8 +3885,8 @@ static PyMethodDef methods[] = {
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "_loops",
-    "C loops for the CPU path of convolution, batch normalization and "
-    "linear layers.",
+    "C loops for the CPU path of convolution, batch normalization, linear "
+    "layers, ReLU and softmax cross entropy.",
     -1, methods, NULL, NULL, NULL, NULL
 };
 
