@@ -32,7 +32,7 @@
  *
  * softmax_ce_lse and softmax_ce_grad are softmax cross entropy over many
  * classes: each row's log-sum-exp in two passes over it, the gradient in
- * one, with an exponential of their own (within 1 ulp of the exact one),
+ * one, with an exponential of their own (within 1.25 ulp of the exact one),
  * so within float tolerance of NumPy's, the same bits from run to run.
  *
  * They see the arrays through the buffer protocol only (no NumPy headers,
@@ -3433,9 +3433,12 @@ tanh_grad(PyObject *self, PyObject *args)
  * result would be subnormal, 0): 2^k exp(r) for k the nearest integer to
  * x / ln 2 and r = x - k ln 2 (ln 2 in two parts, so r is exact to float
  * precision), exp(r) by its Taylor polynomial to r^7 / 7! (|r| <= 0.35:
- * its error is below 1e-8 relative).  k is read from the bits of a float
- * that holds it in its low mantissa bits, so no float-to-int conversion,
- * and 2^k is built from bits: every step vectorizes. */
+ * its error is below 1e-8 relative).  Measured over [-87, 0]: at most
+ * 0.93 ulp from the correctly rounded result where the compiler fuses the
+ * multiply-adds (the AVX2 and AVX-512 clones), 1.22 ulp where not.  k
+ * is read from the bits of a float that holds it in its low mantissa bits,
+ * so no float-to-int conversion, and 2^k is built from bits: every step
+ * vectorizes. */
 WINO_INLINE float
 ce_exp(float x)
 {

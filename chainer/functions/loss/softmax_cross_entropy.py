@@ -29,7 +29,7 @@ except ImportError:  # pragma: no cover - a build without a C compiler
 # (_loops.softmax_ce_lse, softmax_ce_grad), where NumPy makes eight passes
 # over the batch: 0.13 against 0.41 ms forward and 0.05 against 0.2 ms
 # backward for 20 x 10,000 float32 logits.  Their exponential rounds
-# differently from NumPy's (within 1 ulp of the exact one), so the bits
+# differently from NumPy's (within 1.25 ulp of the exact one), so the bits
 # differ from Chainer's within float tolerance; below _FUSED_CLASSES
 # classes (every classifier of a tutorial) the NumPy path keeps Chainer's
 # bits.
