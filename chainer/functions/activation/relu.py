@@ -12,6 +12,7 @@ from chainer.utils.conv_nd import _loops
 # block's 32 x 64 x 32 x 32 float32, on 2 cores, forward 0.6 -> 0.4 ms and
 # gradient 1.6 -> 0.5 ms (NumPy makes the mask, casts it and multiplies).
 _LOOPS_SIZE = 1 << 17
+_LOOPS_DTYPES = (numpy.dtype(numpy.float32), numpy.dtype(numpy.float64))
 
 
 class ReLU(FunctionNode):
@@ -29,7 +30,7 @@ class ReLU(FunctionNode):
         zero = x.dtype.type(0)
         if isinstance(x, numpy.ndarray):
             if x.size >= _LOOPS_SIZE and _loops is not None and \
-                    x.flags.c_contiguous and x.dtype.char in 'fd':
+                    x.flags.c_contiguous and x.dtype in _LOOPS_DTYPES:
                 y = numpy.empty_like(x)
                 _loops.relu(y, x, x.size)
                 return y,
@@ -44,7 +45,7 @@ class ReLU(FunctionNode):
         y, gy = data[0], gys[0]
         if type(gy) is numpy.ndarray and gy.size >= _LOOPS_SIZE and \
                 _loops is not None and gy.dtype == y.dtype and \
-                gy.dtype.char in 'fd' and gy.shape == y.shape and \
+                gy.dtype in _LOOPS_DTYPES and gy.shape == y.shape and \
                 gy.flags.c_contiguous and y.flags.c_contiguous:
             gx = numpy.empty_like(gy)
             _loops.relu_grad(gx, y, gy, gy.size)
