@@ -3421,8 +3421,8 @@ tanh_grad(PyObject *self, PyObject *args)
  * softmax_ce_lse takes each row's maximum m and log(sum(exp(x - m))) in two
  * passes over the row (the second still in the cache), and softmax_ce_grad
  * the loss's gradient (exp(x - m - log s) - onehot(t)) * scale in one, where
- * NumPy makes eight passes over the whole batch with four temporaries (an
- * LSTM language model's 10,000 classes).  The exponential is ours (below),
+ * NumPy makes six passes over the whole batch with three temporaries, and
+ * keeps the softmax (an LSTM language model's 10,000 classes).  The exponential is ours (below),
  * and the sums run in CE_LANES lanes added in a fixed order, so the bits
  * are the same from run to run and for any number of threads (a row is
  * one thread's), though not NumPy's: within float tolerance of them. */

@@ -26,9 +26,11 @@ except ImportError:  # pragma: no cover - a build without a C compiler
 
 # Over many classes (an LSTM language model's 10,000 words) the C loops
 # take the loss in two passes over each row and its gradient in one
-# (_loops.softmax_ce_lse, softmax_ce_grad), where NumPy makes eight passes
-# over the batch: 0.13 against 0.41 ms forward and 0.05 against 0.2 ms
-# backward for 20 x 10,000 float32 logits.  Their exponential rounds
+# (_loops.softmax_ce_lse, softmax_ce_grad), where NumPy makes six passes
+# over the batch forward (the softmax cached) and two backward: for 20 x
+# 10,000 float32 logits, forward 0.12 against 0.41 ms, backward about even
+# (0.11 ms; it keeps two numbers a row, not the softmax); the LSTM
+# benchmark's step 134 -> 120 ms.  Their exponential rounds
 # differently from NumPy's (within 1.25 ulp of the exact one), so the bits
 # differ from Chainer's within float tolerance; below _FUSED_CLASSES
 # classes (every classifier of a tutorial) the NumPy path keeps Chainer's
