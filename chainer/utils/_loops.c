@@ -3709,14 +3709,15 @@ relu_grad_range(const void *job, Py_ssize_t lo, Py_ssize_t hi)
 /* Items per chunk of an elementwise loop's shared work. */
 #define EW_CHUNK 65536
 
-/* fn over n items of out and the inputs (of out's kind, C-contiguous),
- * shared among the threads set, without the GIL. */
+/* fn over n items of out and the inputs a and b (b NULL for none; of
+ * out's kind, C-contiguous), shared among the threads set, without the
+ * GIL; names[i], the name of each array in errors. */
 static PyObject *
-elementwise(const char *name, range_fn fn, PyObject *out, PyObject *a,
-            PyObject *b, Py_ssize_t n)
+elementwise(const char *const names[3], range_fn fn, PyObject *out,
+            PyObject *a, PyObject *b, Py_ssize_t n)
 {
     if (n < 0) {
-        PyErr_Format(PyExc_ValueError, "%s: negative size", name);
+        PyErr_Format(PyExc_ValueError, "%s: negative size", names[0]);
         return NULL;
     }
     char kind = float_kind(out);
@@ -3724,9 +3725,9 @@ elementwise(const char *name, range_fn fn, PyObject *out, PyObject *a,
         return NULL;
     }
     item_spec spec[3] = {
-        {out, 1, n, kind, name},
-        {a, 0, n, kind, name},
-        {b, 0, n, kind, name},
+        {out, 1, n, kind, names[0]},
+        {a, 0, n, kind, names[1]},
+        {b, 0, n, kind, names[2]},
     };
     int count = b == NULL ? 2 : 3;
     Py_buffer buf[3];
@@ -3753,7 +3754,8 @@ relu_loop(PyObject *self, PyObject *args)
     if (!PyArg_ParseTuple(args, "OOn", &y, &x, &n)) {
         return NULL;
     }
-    return elementwise("relu", relu_range, y, x, NULL, n);
+    static const char *const names[3] = {"relu y", "relu x", NULL};
+    return elementwise(names, relu_range, y, x, NULL, n);
 }
 
 static PyObject *
@@ -3765,7 +3767,9 @@ relu_grad_loop(PyObject *self, PyObject *args)
     if (!PyArg_ParseTuple(args, "OOOn", &gx, &y, &gy, &n)) {
         return NULL;
     }
-    return elementwise("relu_grad", relu_grad_range, gx, y, gy, n);
+    static const char *const names[3] = {"relu_grad gx", "relu_grad y",
+                                         "relu_grad gy"};
+    return elementwise(names, relu_grad_range, gx, y, gy, n);
 }
 
 static PyObject *

@@ -154,3 +154,22 @@ def test_small_strided_and_half_arrays_keep_numpy(monkeypatch, x, refused):
     y.backward()
     numpy.testing.assert_array_equal(y.array, numpy.maximum(x, 0))
     numpy.testing.assert_array_equal(v.grad, (x > 0).astype(x.dtype))
+
+
+def test_loops_refuse_bad_arrays_naming_them():
+    from chainer.functions.activation import relu as relu_mod
+    loops = relu_mod._loops
+    if loops is None:
+        pytest.skip('the C loops are not built')
+    a = numpy.zeros(10, numpy.float32)
+    with pytest.raises(TypeError, match='relu x: expected 10 C-contiguous '
+                                        'float32 items'):
+        loops.relu(a, a.astype(numpy.float64), 10)
+    with pytest.raises(TypeError, match='relu y: expected 11'):
+        loops.relu(a, a, 11)
+    with pytest.raises(TypeError, match='relu_grad gy'):
+        loops.relu_grad(a, a, a[:5], 10)
+    with pytest.raises(TypeError, match='relu_grad gx'):
+        loops.relu_grad(a[::2], a[:5], a[:5], 5)
+    with pytest.raises(ValueError, match='negative size'):
+        loops.relu(a, a, -1)
