@@ -170,6 +170,8 @@ def test_loops_refuse_bad_arrays_naming_them():
     with pytest.raises(TypeError, match='relu_grad gy'):
         loops.relu_grad(a, a, a[:5], 10)
     with pytest.raises(TypeError, match='relu_grad gx'):
-        loops.relu_grad(a[::2], a[:5], a[:5], 5)
+        loops.relu_grad(a[:4], a[:5], a[:5], 5)
+    with pytest.raises(ValueError, match='not C-contiguous'):
+        loops.relu_grad(a[::2], a[:5], a[:5], 5)  # the buffer protocol's
     with pytest.raises(ValueError, match='negative size'):
         loops.relu(a, a, -1)
