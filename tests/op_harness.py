@@ -122,3 +122,22 @@ def check_op(func, make_inputs, reference=None, dtypes=FLOATS,
 
 def uniform(rng, shape, dtype, low=-1, high=1):
     return rng.uniform(low, high, shape).astype(dtype)
+
+
+def spy_calls(monkeypatch, module, attr='_loops'):
+    """Replaces ``module.attr`` (C loops, say) by a stand-in that records
+    the name of each function called through it, then calls the real one;
+    returns the list of names."""
+    calls = []
+    real = getattr(module, attr)
+
+    class Spy:
+        def __getattr__(self, name):
+            fn = getattr(real, name)
+
+            def call(*args, **kwargs):
+                calls.append(name)
+                return fn(*args, **kwargs)
+            return call
+    monkeypatch.setattr(module, attr, Spy())
+    return calls

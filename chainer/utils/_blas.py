@@ -69,8 +69,8 @@ def _setup():
     _local_threads = _find()
     _threads = min(_cores(), 2) if _local_threads is not None else 1
     # Where the products run here, no BLAS worker spins beside the C
-    # loops, and those that work channel by channel (batch normalization,
-    # im2col, col2im, ReLU) split too (see conv_nd.DEFAULT_THREADS).
+    # loops, which then split too (the Winograd tiles, im2col, col2im,
+    # batch normalization, ReLU: see conv_nd.DEFAULT_THREADS).
     if conv_nd._loops is not None:
         conv_nd.DEFAULT_THREADS = _threads
         conv_nd._loops.set_threads(_threads)
@@ -142,26 +142,6 @@ def run(parts):
                 done.acquire()
     if errors:
         raise errors[0]
-
-
-def loops_split(f):
-    """``f`` with the C loops (``conv_nd._loops``) split over
-    :func:`threads` threads while it runs: for functions whose products go
-    through :func:`run` or :func:`matmul`, so that no BLAS worker spins
-    beside those loops.  (Elsewhere the loops keep
-    ``conv_nd.DEFAULT_THREADS``.)"""
-    loops = conv_nd._loops
-    if loops is None or _threads <= 1:
-        return f
-
-    @functools.wraps(f)
-    def split(*args, **kwargs):
-        loops.set_threads(_threads)
-        try:
-            return f(*args, **kwargs)
-        finally:
-            loops.set_threads(conv_nd.DEFAULT_THREADS)
-    return split
 
 
 # Products smaller than this many multiply-adds run as one NumPy call (in

@@ -26,9 +26,8 @@
  * round differently from BLAS within float tolerance, the same bits from
  * run to run.  F.matmul's a @ b.T of a few rows uses linear_nt too.
  *
- * tanh_grad is tanh's gradient in one pass, with NumPy's three roundings;
- * relu and relu_grad are ReLU and its gradient in one pass each, with
- * NumPy's bits, on the threads set.
+ * tanh_grad, relu and relu_grad are tanh's gradient, ReLU and its
+ * gradient in one pass each, with NumPy's bits, on the threads set.
  *
  * softmax_ce_lse and softmax_ce_grad are softmax cross entropy over many
  * classes: each row's log-sum-exp in two passes over it, the gradient in
@@ -3346,10 +3345,14 @@ linear_isa(PyObject *self, PyObject *noargs)
     return PyUnicode_FromString(name);
 }
 
-/* ---- the gradient of tanh, gy (1 - y y), in one pass ----------------------
- * NumPy's three passes (y * y, 1 - that, gy * that) round each step to the
- * item type; so does this loop, with no fused multiply-add (the compiler
- * must not contract 1 - y * y), so the bits are NumPy's. */
+/* ---- elementwise loops: tanh's gradient, ReLU and its gradient ----------
+ * tanh_grad is gy (1 - y y) with NumPy's three roundings (y * y, 1 - that,
+ * gy * that, each to the item type: no fused multiply-add, the compiler
+ * must not contract 1 - y * y); relu is max(x, 0) (NaN kept, -0 made 0)
+ * and relu_grad gy * (y > 0) (times 1 or 0, so -0 and NaN as NumPy's
+ * product with the mask).  NumPy's bits, in one pass each (NumPy makes
+ * three, or a mask, its cast and a product), shared among the threads
+ * set. */
 
 #if defined(__clang__)
 #define NO_FMA _Pragma("clang fp contract(off)")
@@ -3362,20 +3365,119 @@ linear_isa(PyObject *self, PyObject *noargs)
 #define NO_FMA_FN
 #endif
 
-#define TANH_GRAD(T)                                                        \
-NO_FMA_FN static void                                                       \
-tanh_grad_##T(T *gx, const T *y, const T *gy, Py_ssize_t n)                 \
+typedef struct {
+    char kind;
+    void *out;
+    const void *a, *b;
+} ew_job;
+
+#define EW_LOOPS(T)                                                         \
+NO_FMA_FN WINO_CLONES static void                                           \
+tanh_grad_##T(T *RESTRICT gx, const T *RESTRICT y, const T *RESTRICT gy,    \
+              Py_ssize_t lo, Py_ssize_t hi)                                 \
 {                                                                           \
     NO_FMA                                                                  \
-    for (Py_ssize_t i = 0; i < n; i++) {                                    \
+    for (Py_ssize_t i = lo; i < hi; i++) {                                  \
         T s = y[i] * y[i];                                                  \
         T d = (T)1 - s;                                                     \
         gx[i] = gy[i] * d;                                                  \
     }                                                                       \
+}                                                                           \
+                                                                            \
+WINO_CLONES static void                                                     \
+relu_##T(T *RESTRICT y, const T *RESTRICT x, Py_ssize_t lo, Py_ssize_t hi)  \
+{                                                                           \
+    for (Py_ssize_t i = lo; i < hi; i++) {                                  \
+        T v = x[i];                                                         \
+        y[i] = v > 0 ? v : (v != v ? v : (T)0);                             \
+    }                                                                       \
+}                                                                           \
+                                                                            \
+NO_FMA_FN WINO_CLONES static void                                           \
+relu_grad_##T(T *RESTRICT gx, const T *RESTRICT y, const T *RESTRICT gy,    \
+              Py_ssize_t lo, Py_ssize_t hi)                                 \
+{                                                                           \
+    NO_FMA                                                                  \
+    for (Py_ssize_t i = lo; i < hi; i++) {                                  \
+        gx[i] = gy[i] * (y[i] > 0 ? (T)1 : (T)0);                           \
+    }                                                                       \
 }
 
-TANH_GRAD(float)
-TANH_GRAD(double)
+EW_LOOPS(float)
+EW_LOOPS(double)
+
+static void
+tanh_grad_range(const void *job, Py_ssize_t lo, Py_ssize_t hi)
+{
+    const ew_job *j = job;
+    if (j->kind == 'f') {
+        tanh_grad_float(j->out, j->a, j->b, lo, hi);
+    } else {
+        tanh_grad_double(j->out, j->a, j->b, lo, hi);
+    }
+}
+
+static void
+relu_range(const void *job, Py_ssize_t lo, Py_ssize_t hi)
+{
+    const ew_job *j = job;
+    if (j->kind == 'f') {
+        relu_float(j->out, j->a, lo, hi);
+    } else {
+        relu_double(j->out, j->a, lo, hi);
+    }
+}
+
+static void
+relu_grad_range(const void *job, Py_ssize_t lo, Py_ssize_t hi)
+{
+    const ew_job *j = job;
+    if (j->kind == 'f') {
+        relu_grad_float(j->out, j->a, j->b, lo, hi);
+    } else {
+        relu_grad_double(j->out, j->a, j->b, lo, hi);
+    }
+}
+
+/* Items per chunk of an elementwise loop's shared work. */
+#define EW_CHUNK 65536
+
+/* fn over n items of out and the inputs a and b (b NULL for none; of
+ * out's kind, C-contiguous), shared among the threads set, without the
+ * GIL; names[i], the name of each array in errors.  With soft, False
+ * (the exception cleared) for arrays it does not take, True when done. */
+static PyObject *
+elementwise(const char *const names[3], range_fn fn, PyObject *out,
+            PyObject *a, PyObject *b, Py_ssize_t n, int soft)
+{
+    if (n < 0) {
+        PyErr_Format(PyExc_ValueError, "%s: negative size", names[0]);
+        return NULL;
+    }
+    char kind = float_kind(out);
+    if (!kind) {
+        return refused(soft);
+    }
+    item_spec spec[3] = {
+        {out, 1, n, kind, names[0]},
+        {a, 0, n, kind, names[1]},
+        {b, 0, n, kind, names[2]},
+    };
+    int count = b == NULL ? 2 : 3;
+    Py_buffer buf[3];
+    if (get_all(spec, buf, count)) {
+        return refused(soft);
+    }
+    ew_job job = {kind, buf[0].buf, buf[1].buf,
+                  count == 3 ? buf[2].buf : NULL};
+    Py_BEGIN_ALLOW_THREADS
+    share(fn, &job, n, EW_CHUNK, max_threads);
+    Py_END_ALLOW_THREADS
+    for (int i = 0; i < count; i++) {
+        PyBuffer_Release(&buf[i]);
+    }
+    return done(soft);
+}
 
 static PyObject *
 tanh_grad(PyObject *self, PyObject *args)
@@ -3383,38 +3485,40 @@ tanh_grad(PyObject *self, PyObject *args)
     PyObject *gx, *y, *gy;
     Py_ssize_t n;
     int soft = 0;
-    Py_buffer b[3];
     (void)self;
     if (!PyArg_ParseTuple(args, "OOOn|p", &gx, &y, &gy, &n, &soft)) {
         return NULL;
     }
-    if (n < 0) {
-        PyErr_SetString(PyExc_ValueError, "tanh_grad: negative size");
+    static const char *const names[3] = {"tanh_grad gx", "tanh_grad y",
+                                         "tanh_grad gy"};
+    return elementwise(names, tanh_grad_range, gx, y, gy, n, soft);
+}
+
+static PyObject *
+relu_loop(PyObject *self, PyObject *args)
+{
+    PyObject *y, *x;
+    Py_ssize_t n;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OOn", &y, &x, &n)) {
         return NULL;
     }
-    char kind = float_kind(y);
-    if (!kind) {
-        return refused(soft);
+    static const char *const names[3] = {"relu y", "relu x", NULL};
+    return elementwise(names, relu_range, y, x, NULL, n, 0);
+}
+
+static PyObject *
+relu_grad_loop(PyObject *self, PyObject *args)
+{
+    PyObject *gx, *y, *gy;
+    Py_ssize_t n;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OOOn", &gx, &y, &gy, &n)) {
+        return NULL;
     }
-    item_spec spec[3] = {
-        {gx, 1, n, kind, "tanh_grad gx"},
-        {y, 0, n, kind, "tanh_grad y"},
-        {gy, 0, n, kind, "tanh_grad gy"},
-    };
-    if (get_all(spec, b, 3)) {
-        return refused(soft);
-    }
-    Py_BEGIN_ALLOW_THREADS
-    if (kind == 'f') {
-        tanh_grad_float(b[0].buf, b[1].buf, b[2].buf, n);
-    } else {
-        tanh_grad_double(b[0].buf, b[1].buf, b[2].buf, n);
-    }
-    Py_END_ALLOW_THREADS
-    for (int i = 0; i < 3; i++) {
-        PyBuffer_Release(&b[i]);
-    }
-    return done(soft);
+    static const char *const names[3] = {"relu_grad gx", "relu_grad y",
+                                         "relu_grad gy"};
+    return elementwise(names, relu_grad_range, gx, y, gy, n, 0);
 }
 
 /* ---- softmax cross entropy over many classes -------------------------------
@@ -3649,129 +3753,6 @@ softmax_ce_grad(PyObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
-/* ---- ReLU and its gradient, on the helper threads --------------------------
- * max(x, 0) (NaN kept, -0 made 0) and gy * (y > 0) (times 1 or 0, so -0
- * and NaN as NumPy's product with the mask): NumPy's bits, in one pass and
- * shared among the threads set (NumPy's take one core and, for the
- * gradient, a pass for the mask and a cast of it). */
-
-typedef struct {
-    char kind;
-    void *out;
-    const void *a, *b;
-} ew_job;
-
-#define RELU_LOOPS(T)                                                       \
-WINO_CLONES static void                                                     \
-relu_##T(T *RESTRICT y, const T *RESTRICT x, Py_ssize_t lo, Py_ssize_t hi)  \
-{                                                                           \
-    for (Py_ssize_t i = lo; i < hi; i++) {                                  \
-        T v = x[i];                                                         \
-        y[i] = v > 0 ? v : (v != v ? v : (T)0);                             \
-    }                                                                       \
-}                                                                           \
-                                                                            \
-NO_FMA_FN WINO_CLONES static void                                           \
-relu_grad_##T(T *RESTRICT gx, const T *RESTRICT y, const T *RESTRICT gy,    \
-              Py_ssize_t lo, Py_ssize_t hi)                                 \
-{                                                                           \
-    NO_FMA                                                                  \
-    for (Py_ssize_t i = lo; i < hi; i++) {                                  \
-        gx[i] = gy[i] * (y[i] > 0 ? (T)1 : (T)0);                           \
-    }                                                                       \
-}
-
-RELU_LOOPS(float)
-RELU_LOOPS(double)
-
-static void
-relu_range(const void *job, Py_ssize_t lo, Py_ssize_t hi)
-{
-    const ew_job *j = job;
-    if (j->kind == 'f') {
-        relu_float(j->out, j->a, lo, hi);
-    } else {
-        relu_double(j->out, j->a, lo, hi);
-    }
-}
-
-static void
-relu_grad_range(const void *job, Py_ssize_t lo, Py_ssize_t hi)
-{
-    const ew_job *j = job;
-    if (j->kind == 'f') {
-        relu_grad_float(j->out, j->a, j->b, lo, hi);
-    } else {
-        relu_grad_double(j->out, j->a, j->b, lo, hi);
-    }
-}
-
-/* Items per chunk of an elementwise loop's shared work. */
-#define EW_CHUNK 65536
-
-/* fn over n items of out and the inputs a and b (b NULL for none; of
- * out's kind, C-contiguous), shared among the threads set, without the
- * GIL; names[i], the name of each array in errors. */
-static PyObject *
-elementwise(const char *const names[3], range_fn fn, PyObject *out,
-            PyObject *a, PyObject *b, Py_ssize_t n)
-{
-    if (n < 0) {
-        PyErr_Format(PyExc_ValueError, "%s: negative size", names[0]);
-        return NULL;
-    }
-    char kind = float_kind(out);
-    if (!kind) {
-        return NULL;
-    }
-    item_spec spec[3] = {
-        {out, 1, n, kind, names[0]},
-        {a, 0, n, kind, names[1]},
-        {b, 0, n, kind, names[2]},
-    };
-    int count = b == NULL ? 2 : 3;
-    Py_buffer buf[3];
-    if (get_all(spec, buf, count)) {
-        return NULL;
-    }
-    ew_job job = {kind, buf[0].buf, buf[1].buf,
-                  count == 3 ? buf[2].buf : NULL};
-    Py_BEGIN_ALLOW_THREADS
-    share(fn, &job, n, EW_CHUNK, max_threads);
-    Py_END_ALLOW_THREADS
-    for (int i = 0; i < count; i++) {
-        PyBuffer_Release(&buf[i]);
-    }
-    Py_RETURN_NONE;
-}
-
-static PyObject *
-relu_loop(PyObject *self, PyObject *args)
-{
-    PyObject *y, *x;
-    Py_ssize_t n;
-    (void)self;
-    if (!PyArg_ParseTuple(args, "OOn", &y, &x, &n)) {
-        return NULL;
-    }
-    static const char *const names[3] = {"relu y", "relu x", NULL};
-    return elementwise(names, relu_range, y, x, NULL, n);
-}
-
-static PyObject *
-relu_grad_loop(PyObject *self, PyObject *args)
-{
-    PyObject *gx, *y, *gy;
-    Py_ssize_t n;
-    (void)self;
-    if (!PyArg_ParseTuple(args, "OOOn", &gx, &y, &gy, &n)) {
-        return NULL;
-    }
-    static const char *const names[3] = {"relu_grad gx", "relu_grad y",
-                                         "relu_grad gy"};
-    return elementwise(names, relu_grad_range, gx, y, gy, n);
-}
-
 static PyObject *
 strided_copyto(PyObject *self, PyObject *args)
 {
@@ -3790,8 +3771,9 @@ static PyMethodDef methods[] = {
     {"tanh_grad", tanh_grad, METH_VARARGS,
      "tanh_grad(gx, y, gy, n, soft=False): gx = gy * (1 - y * y) over n "
      "C-contiguous float32 or float64 items (of one type; NumPy's "
-     "roundings).  With soft, returns False for arrays it does not take "
-     "(instead of raising), True when done."},
+     "roundings), shared among the threads set_threads sets.  With soft, "
+     "returns False for arrays it does not take (instead of raising), True "
+     "when done."},
     {"copyto", strided_copyto, METH_VARARGS,
      "copyto(dst, src): dst[...] = src for two arrays of one shape and "
      "item size (no casting, no broadcasting; they must not overlap)."},
@@ -3808,9 +3790,9 @@ static PyMethodDef methods[] = {
      "im2col_2d; float32 or float64)."},
     {"set_threads", set_threads, METH_O,
      "set_threads(n): im2col_2d, col2im_2d, bn_forward, bn_backward and "
-     "the winograd_ loops split their channels (relu, relu_grad and the "
-     "softmax_ce_ loops their items or rows) among up to n threads (1 by "
-     "default; at most 16); returns the number set."},
+     "the winograd_ loops split their channels (tanh_grad, relu, relu_grad "
+     "and the softmax_ce_ loops their items or rows) among up to n threads "
+     "(1 by default; at most 16); returns the number set."},
     {"bn_forward", bn_forward, METH_VARARGS,
      "bn_forward(y, x, n, c, s, gamma, beta, eps, mean, var): batch "
      "normalization of x, C-contiguous (n, c, s), over n and s, into y; "

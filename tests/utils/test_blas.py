@@ -91,29 +91,28 @@ def test_run_gives_this_thread_its_blas_threads_back(threads):
         _blas._local_threads(before)
 
 
-def test_loops_split_restores_the_default_threads(monkeypatch):
+def test_the_loops_take_blas_threads_by_default(monkeypatch):
+    # _setup gives the C loops (conv_nd.DEFAULT_THREADS) the products'
+    # thread count: 2 where OpenBLAS runs on chainer-ng's threads, else 1
     calls = []
 
     class Loops:
         def set_threads(self, n):
             calls.append(n)
     monkeypatch.setattr(conv_nd, '_loops', Loops())
-    monkeypatch.setattr(_blas, '_threads', 2)
-
-    def fails():
-        raise RuntimeError('inside')
-    wrapped = _blas.loops_split(fails)
-    with pytest.raises(RuntimeError, match='inside'):
-        wrapped()
-    assert calls == [2, conv_nd.DEFAULT_THREADS]
-
-
-def test_without_threads_nothing_is_wrapped(monkeypatch):
-    monkeypatch.setattr(_blas, '_threads', 1)
-
-    def f():
-        pass
-    assert _blas.loops_split(f) is f
+    monkeypatch.setattr(conv_nd, 'DEFAULT_THREADS', conv_nd.DEFAULT_THREADS)
+    monkeypatch.setattr(_blas, '_cores', lambda: 4)
+    try:
+        monkeypatch.setattr(_blas, '_find', lambda: None)
+        _blas._setup()
+        assert (_blas.threads(), conv_nd.DEFAULT_THREADS) == (1, 1)
+        monkeypatch.setattr(_blas, '_find', lambda: (lambda n: 1))
+        _blas._setup()
+        assert (_blas.threads(), conv_nd.DEFAULT_THREADS) == (2, 2)
+        assert calls == [1, 2]
+    finally:
+        monkeypatch.undo()
+        _blas._setup()
 
 
 @needs_local

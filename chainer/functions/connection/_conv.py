@@ -276,7 +276,6 @@ def _grad_w_plain(x, gy, ksize, stride, pad, dilate, held=None):
     return gW.result(x.shape[1], ksize)
 
 
-@_blas.loops_split
 def conv_and_grad_w(x, W, gy, stride, pad, dilate, cover_all, outs,
                     held=None):
     """``conv_forward(x, W)`` and ``conv_grad_w(x, gy)`` (no groups) from
@@ -406,7 +405,6 @@ def _columns_nk(xp, x, ksize, stride, pad, dilate, cover_all, outs, groups):
     return col.reshape(groups, n * size_of_shape(outs), -1), outs
 
 
-@_blas.loops_split
 def conv_forward(x, W, b, stride, pad, dilate, groups, cover_all,
                  outs=None, keep=False):
     """``y[n, o, p] = sum_k W[o, k] col[k, p, n] (+ b[o])``.  With
@@ -445,7 +443,6 @@ def conv_forward(x, W, b, stride, pad, dilate, groups, cover_all,
     return y
 
 
-@_blas.loops_split
 def conv_grad_w(x, gy, ksize, stride, pad, dilate, groups, held=None):
     """The filter gradient ``gW[o, k] = sum_{n, p} gy[n, o, p] col[n, p, k]``;
     ``held``: what ``conv_forward(x, ..., keep=True)`` kept (used by, or
@@ -473,7 +470,6 @@ def conv_grad_w(x, gy, ksize, stride, pad, dilate, groups, held=None):
     return gW.reshape((out_c, c // groups) + tuple(ksize))
 
 
-@_blas.loops_split
 def deconv_forward(x, W, b, stride, pad, outsize, dilate, groups,
                    keep=False):
     """The adjoint of :func:`conv_forward` in ``x`` (a transposed conv).

@@ -28,13 +28,14 @@ memory (4 times the image, each way, for 2x2 output tiles); smaller chunks,
 to stay in the cache, measured slower (the GEMMs per chunk wait for BLAS's
 threads).  The products of a chunk go to chainer-ng's threads, positions
 taken in turn, each with a one-thread OpenBLAS (:mod:`chainer.utils._blas`),
-and the tile loops split while a convolution runs: the ResNet block's step
+and the tile loops split over the cores too: the ResNet block's step
 (32/64/64/32x32, forward and backward of two convolutions with batch
 normalization) went from 72 to 54 ms on 2 cores, alternated with PyTorch's
 (55 ms).
 """
 
 import functools
+import math
 
 import numpy
 
@@ -170,26 +171,33 @@ class _Held:
         _conv._give_back(self.buf)
 
 
-def _chunked(n, c, out_c, per, positions, dtype, held=None):
-    """``(s, e, V, M)`` for each chunk of samples ``s .. e - 1`` of ``n``:
-    views of one buffer (``_conv``'s pool, so it stays mapped from call to
-    call) for the input side ``V (positions, c, t)`` and the output side
-    ``M (positions, out_c, t)`` of ``t`` tiles, ``per`` tiles a sample.
-    With ``held`` (a :class:`_Held`), its buffer, the batch as one chunk.
-    Closing the generator early keeps the buffer from the pool."""
+def _chunked(n, c, out_c, per, positions, dtype, held=None, last=False,
+             extra=None):
+    """``(s, e, V, M, X)`` for each chunk of samples ``s .. e - 1`` of
+    ``n``: views of one buffer (``_conv``'s pool, so it stays mapped from
+    call to call) for the input side ``V (positions, c, t)`` and the output
+    side ``M (positions, out_c, t)`` of ``t`` tiles, ``per`` tiles a sample
+    (with ``last``, channels last: ``(positions, t, c)`` and ``(positions,
+    t, out_c)``), and ``X``, an array of shape ``extra`` after them (the
+    same for every chunk; None without ``extra``).  With ``held`` (a
+    :class:`_Held`), its buffer, the batch as one chunk.  Closing the
+    generator early keeps the buffer from the pool."""
     itemsize = numpy.dtype(dtype).itemsize
     step = n if held is not None else _conv._chunk(
         numpy, n, positions * per * (c + out_c) * itemsize, CHUNK_BYTES)
-    size = positions * (_stride(c, per * step, itemsize) +
-                        _stride(out_c, per * step, itemsize))
+    sides = positions * (_stride(c, per * step, itemsize) +
+                         _stride(out_c, per * step, itemsize))
+    size = sides + (math.prod(extra) if extra else 0)
     buf = held.buf if held is not None else _conv._buffer(numpy, size,
                                                            dtype)
+    X = buf[sides:size].reshape(extra) if extra else None
     for s in range(0, n, step):
         e = min(n, s + step)
         t = (e - s) * per
-        V = _blocks(buf, 0, positions, c, t)
-        yield s, e, V, _blocks(buf, positions * _stride(c, t, itemsize),
-                               positions, out_c, t)
+        V = _blocks(buf, 0, positions, *((t, c) if last else (c, t)))
+        M = _blocks(buf, positions * _stride(c, t, itemsize), positions,
+                    *((t, out_c) if last else (out_c, t)))
+        yield s, e, V, M, X
     _conv._give_back(buf)
 
 
@@ -236,7 +244,7 @@ def conv(x, W, b, pad, m=None, keep=False):
         b = numpy.ascontiguousarray(b, x.dtype)
     held = None
     chunks = _chunked(n, c, out_c, th * tw, positions, x.dtype)
-    for s, e, V, M in chunks:
+    for s, e, V, M, _ in chunks:
         conv_nd._loops.winograd_input(V, x[s:e], tuple(pad) + (th, tw))
         _blas.run(_products(positions, lambda p: numpy.matmul(
             U[p], V[p], out=M[p])))
@@ -289,8 +297,8 @@ def grad_w(x, gy, pad, m=None, held=None):
     out_c = gy.shape[1]
     th, tw = _tiles(gy.shape[2:], m)
     dU = numpy.empty((positions, out_c, c), x.dtype)
-    for s, e, V, dM in _chunked(n, c, out_c, th * tw, positions,
-                                x.dtype, held):
+    for s, e, V, dM, _ in _chunked(n, c, out_c, th * tw, positions,
+                                   x.dtype, held):
         if held is None:
             conv_nd._loops.winograd_input(V, x[s:e], tuple(pad) + (th, tw))
         conv_nd._loops.winograd_grad(dM, gy[s:e])
@@ -398,30 +406,12 @@ def _s2_filters(W, dtype, out):
 
 
 def _s2_chunks(n, c, o, h, w, dtype, held=None):
-    """``(s, e, V, M, F)`` for each chunk of samples ``s .. e - 1``: the
-    input side's positions ``V (100, t, c)`` and the output side's ``M
-    (100, t, o)`` of the chunk's ``t`` tiles, and two filter-sized arrays
-    ``F (2, 100, c, o)`` (the same for every chunk): views of one buffer of
-    ``_conv``'s pool (as :func:`_chunked`'s, but channels last, so that a
-    tile's channels are one run for the C loops).  With ``held``, its
-    buffer, the batch as one chunk.  Closing the generator early keeps the
-    buffer from the pool."""
-    per = -(-h // 4) * -(-w // 4)
-    itemsize = numpy.dtype(dtype).itemsize
-    step = n if held is not None else _conv._chunk(
-        numpy, n, 100 * per * (c + o) * itemsize, CHUNK_BYTES)
-    sides = 100 * (_stride(c, per * step, itemsize) +
-                   _stride(o, per * step, itemsize))
-    size = sides + 200 * c * o
-    buf = held.buf if held is not None else _conv._buffer(numpy, size,
-                                                           dtype)
-    F = buf[sides:size].reshape(2, 100, c, o)
-    for s in range(0, n, step):
-        e = min(n, s + step)
-        t = (e - s) * per
-        yield s, e, _blocks(buf, 0, 100, t, c), _blocks(
-            buf, 100 * _stride(t, c, itemsize), 100, t, o), F
-    _conv._give_back(buf)
+    """:func:`_chunked` for the 100 positions of the stride-2 windows of
+    an ``(n, c, h, w)`` input, channels last (so that a tile's channels are
+    one run for the C loops): ``(s, e, V (100, t, c), M (100, t, o), F)``,
+    ``F (2, 100, c, o)`` two filter-sized arrays."""
+    return _chunked(n, c, o, -(-h // 4) * -(-w // 4), 100, dtype, held,
+                    last=True, extra=(2, 100, c, o))
 
 
 def _s2_grad_w(dU, dtype):

@@ -42,7 +42,7 @@ _f32 = numpy.dtype(numpy.float32)
 
 def _fused_ok(x):
     return (_fused is not None and type(x) is numpy.ndarray and
-            x.dtype == _f32 and x.ndim == 2 and
+            x.dtype == _f32 and x.ndim == 2 and len(x) > 0 and
             x.shape[1] >= _FUSED_CLASSES and x.flags.c_contiguous)
 
 
@@ -85,8 +85,8 @@ class SoftmaxCrossEntropy(FunctionNode):
         self.retain_inputs((0, 1))
         self._t = t
         self._n = x.shape[0]
-        if not soft and _fused_ok(x) and x.shape[0]:
-            return self._forward_fused(xp, x, t)
+        if not soft and _fused_ok(x):
+            return self._forward_fused(x, t)
         # log_y = x - logsumexp(x), in Chainer's order of operations, so
         # that the loss and its gradient match Chainer's bit for bit.
         log_y = log_softmax_array(xp, x)
@@ -96,13 +96,13 @@ class SoftmaxCrossEntropy(FunctionNode):
             return self._forward_soft(xp, log_y, t)
         tt, weight, valid = self._labels(xp, x, t)
         log_p = xp.take_along_axis(log_y, xp.expand_dims(tt, 1), 1)[:, 0]
-        return self._reduce(x, log_p, weight, valid)
+        return self._reduce(xp, x, log_p, weight, valid)
 
-    def _forward_fused(self, xp, x, t):
+    def _forward_fused(self, x, t):
         """The hard-label loss by the C loops: each row's maximum ``m`` and
         ``log(sum(exp(x - m)))``, kept for backward (in place of the
         softmax), and ``log p = (x[t] - m) - log_s``."""
-        (n, c), tt, weight, valid = x.shape, *self._labels(xp, x, t)
+        (n, c), tt, weight, valid = x.shape, *self._labels(numpy, x, t)
         m = numpy.empty(n, _f32)
         log_s = numpy.empty(n, _f32)
         _fused.softmax_ce_lse(m, log_s, x, n, c)
@@ -110,10 +110,10 @@ class SoftmaxCrossEntropy(FunctionNode):
         log_p = x[numpy.arange(n), tt]
         log_p -= m
         log_p -= log_s
-        return self._reduce(x, log_p, weight, valid)
+        return self._reduce(numpy, x, log_p, weight, valid)
 
-    def _reduce(self, x, log_p, weight, valid):
-        xp = backend.get_array_module(x)
+    def _reduce(self, xp, x, log_p, weight, valid):
+        """The loss from each label's ``log p``: weighted, then reduced."""
         log_p *= weight
         if self.reduce == 'mean':
             count = valid.sum() if self.normalize else self._n
@@ -247,7 +247,7 @@ class SoftmaxCrossEntropy(FunctionNode):
         _fused.softmax_ce_grad(gx, x, m, log_s,
                                self._tt.astype(numpy.int64, copy=False),
                                scale, n, c)
-        return gx.astype(gy.dtype, copy=False)
+        return gx
 
 
 def _check_types(x, t, soft):

@@ -56,7 +56,6 @@ def _cell_kernel(backward, dtype):
         _FORWARD.replace('CT', ct), 'chainer_lstm_fwd_' + ct)
 
 
-
 def _gates(x, n_gates):
     """The interleaved gates of ``x``: ``(B, U * n, ...)`` viewed as
     ``(B, U, n, ...)``, split on that axis (arrays or Variables)."""

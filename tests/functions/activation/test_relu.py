@@ -5,7 +5,7 @@ import chainer
 import chainer.functions as F
 from chainer.functions.activation.relu import ReLU, ReLUGrad
 from chainer.utils.type_check import InvalidType
-from op_harness import check_op
+from op_harness import check_op, spy_calls
 
 
 def away_from_zero(rng, shape, dtype):
@@ -94,18 +94,8 @@ def test_large_arrays_have_numpy_bits(monkeypatch, dtype, threads):
     from chainer.utils import conv_nd
     if relu_mod._loops is None:
         pytest.skip('the C loops are not built')
-    calls = []
     real = relu_mod._loops
-
-    class Spy:
-        def relu(self, *args):
-            calls.append('relu')
-            return real.relu(*args)
-
-        def relu_grad(self, *args):
-            calls.append('relu_grad')
-            return real.relu_grad(*args)
-    monkeypatch.setattr(relu_mod, '_loops', Spy())
+    calls = spy_calls(monkeypatch, relu_mod)
     rng = numpy.random.RandomState(5)
     shape = (3, relu_mod._LOOPS_SIZE // 3 + 5)  # ragged across chunks
     x = rng.randn(*shape).astype(dtype)

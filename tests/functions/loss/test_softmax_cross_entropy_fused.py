@@ -11,6 +11,7 @@ import chainer
 import chainer.functions as F
 from chainer import gradient_check
 from chainer.functions.loss import softmax_cross_entropy as sce_mod
+from op_harness import spy_calls
 
 pytestmark = pytest.mark.skipif(sce_mod._fused is None,
                                 reason='the C loops are not built')
@@ -58,29 +59,13 @@ def _run(x, t, gy=None, **kw):
     return loss.array, xv.grad
 
 
-def _spy(monkeypatch):
-    calls = []
-    real = sce_mod._fused
-
-    class Spy:
-        def softmax_ce_lse(self, *args):
-            calls.append('lse')
-            return real.softmax_ce_lse(*args)
-
-        def softmax_ce_grad(self, *args):
-            calls.append('grad')
-            return real.softmax_ce_grad(*args)
-    monkeypatch.setattr(sce_mod, '_fused', Spy())
-    return calls
-
-
 @pytest.mark.parametrize('kw', [
     {}, {'reduce': 'no'}, {'normalize': False}, {'class_weight': 'cw'},
     {'class_weight': 'cw', 'reduce': 'no'}, {'cache_score': False},
     {'ignore_label': None},
 ])
 def test_close_to_float64(monkeypatch, kw):
-    calls = _spy(monkeypatch)
+    calls = spy_calls(monkeypatch, sce_mod, '_fused')
     x, t = _data()
     t[1] = -1 if kw.get('ignore_label', -1) == -1 else t[1]
     kw = dict(kw)
@@ -95,7 +80,7 @@ def test_close_to_float64(monkeypatch, kw):
     ref_loss, ref_gx = _ref(x, t, gy, kw.get('normalize', True),
                             None if cw is None else cw.astype(numpy.float64),
                             reduce, kw.get('ignore_label', -1))
-    assert calls == ['lse', 'grad']
+    assert calls == ['softmax_ce_lse', 'softmax_ce_grad']
     assert loss.dtype == gx.dtype == numpy.float32
     assert loss.shape == numpy.shape(ref_loss)
     numpy.testing.assert_allclose(loss, ref_loss, rtol=2e-6, atol=1e-6)
@@ -193,12 +178,12 @@ def test_gradient_check(monkeypatch):
     # in float32 (the fused path's dtype): central differences of the loss
     # (about 7, so each rounds by ~5e-7 / 2 eps) against the gradient
     # (about 1 / (2 C) off the labels)
-    calls = _spy(monkeypatch)
+    calls = spy_calls(monkeypatch, sce_mod, '_fused')
     x, t = _data(n=2, scale=1.0)
     gradient_check.check_backward(
         lambda x: F.softmax_cross_entropy(x, t), x, None, eps=1e-2,
         atol=3e-5, rtol=1e-3)
-    assert 'grad' in calls
+    assert 'softmax_ce_grad' in calls
 
 
 def test_cached_softmax_is_computed_on_demand():
@@ -222,7 +207,7 @@ def test_cached_softmax_is_computed_on_demand():
     numpy.zeros((0, C), numpy.float32),  # empty
 ])
 def test_not_taken(monkeypatch, x):
-    calls = _spy(monkeypatch)
+    calls = spy_calls(monkeypatch, sce_mod, '_fused')
     t = numpy.zeros((x.shape[0],) + x.shape[2:], numpy.int32)
     loss, gx = _run(x, t, reduce='no')
     assert calls == []
@@ -230,7 +215,7 @@ def test_not_taken(monkeypatch, x):
 
 
 def test_soft_targets_and_double_backprop_not_taken(monkeypatch):
-    calls = _spy(monkeypatch)
+    calls = spy_calls(monkeypatch, sce_mod, '_fused')
     x, t = _data(n=2)
     soft = numpy.full(x.shape, 1.0 / C, numpy.float32)
     _run(x, soft)
